@@ -1,0 +1,33 @@
+/* tp-alloc.h: the engine's allocator hooks and the per-compile arena. */
+#ifndef TP_ALLOC_H
+#define TP_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *tp_malloc  (size_t size);
+void *tp_realloc (void *ptr, size_t size);
+void  tp_free    (void *ptr);
+
+/* An arena hands out memory that lives until tp_arena_reset.  Every
+ * allocation can fail (NULL); the arena stays usable and frees what it
+ * holds on reset. */
+typedef struct _TpChunk TpChunk;
+typedef struct
+{
+  TpChunk *chunks;
+  size_t used;     /* bytes used in the newest chunk */
+  size_t size;     /* capacity of the newest chunk */
+} TpArena;
+
+void  tp_arena_init   (TpArena *arena);
+void  tp_arena_reset  (TpArena *arena);
+void *tp_arena_alloc  (TpArena *arena, size_t size);
+void *tp_arena_calloc (TpArena *arena, size_t count, size_t size);
+char *tp_arena_strndup (TpArena *arena, const char *text, size_t len);
+/* Grows an array held in the arena: returns a copy with room for
+ * new_count elements (old contents kept), or NULL. */
+void *tp_arena_grow   (TpArena *arena, void *old, size_t old_count,
+                       size_t new_count, size_t elem_size);
+
+#endif /* TP_ALLOC_H */

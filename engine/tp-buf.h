@@ -1,0 +1,40 @@
+/* tp-buf.h: a growable text buffer.  A failed allocation makes the buffer
+ * "failed": later appends do nothing and tp_buf_failed says so, so callers
+ * check once at the end instead of after every append. */
+#ifndef TP_BUF_H
+#define TP_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp-shape.h"
+
+typedef struct
+{
+  char *data;     /* NUL-terminated when len > 0 or after tp_buf_steal */
+  size_t len;
+  size_t cap;
+  bool failed;
+} TpBuf;
+
+void   tp_buf_init      (TpBuf *buf);
+void   tp_buf_clear     (TpBuf *buf);   /* frees */
+bool   tp_buf_reserve   (TpBuf *buf, size_t extra);
+void   tp_buf_append    (TpBuf *buf, const char *text, size_t len);
+void   tp_buf_puts      (TpBuf *buf, const char *text);
+void   tp_buf_putc      (TpBuf *buf, char c);
+void   tp_buf_spaces    (TpBuf *buf, size_t count);
+/* Pads with spaces until the text since mark is width bytes long. */
+void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
+void   tp_buf_u64       (TpBuf *buf, uint64_t value);
+void   tp_buf_i64       (TpBuf *buf, int64_t value);
+void   tp_buf_f32       (TpBuf *buf, float value);        /* Rust Display */
+void   tp_buf_f32_debug (TpBuf *buf, float value);        /* Rust Debug */
+void   tp_buf_shape     (TpBuf *buf, const TpShape *shape); /* "[2, 3]" */
+void   tp_buf_dims      (TpBuf *buf, const uint32_t *dims, uint32_t n);
+/* Returns the NUL-terminated text ("" when empty) and leaves buf empty.
+ * NULL if the buffer failed.  Caller frees with tp_free. */
+char  *tp_buf_steal     (TpBuf *buf);
+
+#endif /* TP_BUF_H */

@@ -1,0 +1,20 @@
+/* tp-json.h: writing JSON text. */
+#ifndef TP_JSON_H
+#define TP_JSON_H
+
+#include <stdbool.h>
+
+#include "tp-buf.h"
+
+/* A JSON string literal, quotes included; text is valid UTF-8. */
+void tp_json_string    (TpBuf *out, const char *text, size_t len);
+void tp_json_key       (TpBuf *out, const char *key, bool first);
+/* A number as Rust Display writes it; non-finite as "NaN", "inf", "-inf". */
+void tp_json_f32       (TpBuf *out, float value);
+void tp_json_dims      (TpBuf *out, const TpShape *shape);
+/* {"shape": [..], "data": [..]}; data is null (and "elided": true) when
+ * the tensor does not fit the remaining budget. */
+void tp_json_tensor    (TpBuf *out, const float *data, const TpShape *shape,
+                        uint64_t *budget);
+
+#endif /* TP_JSON_H */

@@ -1,0 +1,57 @@
+/* tp-parse.h: the tape language's parser.  It records the program on a
+ * tape as it reads (reference 1.1, decisions 10.2, 10.7-10.10). */
+#ifndef TP_PARSE_H
+#define TP_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp-alloc.h"
+#include "tp-buf.h"
+#include "tp-tape.h"
+
+typedef struct
+{
+  const char *name;    /* NUL-terminated, in the arena */
+  TpNode node;
+  uint32_t line;
+} TpStatement;
+
+typedef struct
+{
+  const char *name;
+  TpNode node;         /* the last assignment */
+} TpSymbol;
+
+typedef struct
+{
+  TpArena *arena;
+  TpTape tape;
+  TpStatement *stmts;
+  uint32_t n_stmts;
+  uint32_t cap_stmts;
+  TpSymbol *symbols;   /* open addressing; name NULL = empty */
+  uint32_t n_symbols;
+  uint32_t cap_symbols;
+  /* the diagnostic, when tp_parse returns false */
+  bool no_memory;
+  uint32_t line;
+  uint32_t column;
+  TpBuf message;
+} TpProgram;
+
+void   tp_program_init   (TpProgram *prog, TpArena *arena);
+void   tp_program_clear  (TpProgram *prog);
+bool   tp_parse          (TpProgram *prog, const char *src, size_t len);
+/* The node a name refers to (its last assignment), or TP_NO_NODE. */
+TpNode tp_program_lookup (const TpProgram *prog, const char *name,
+                          size_t len);
+/* Sets the diagnostic for a refused tape record at line:column. */
+void   tp_program_tape_error (TpProgram *prog, uint32_t line,
+                              uint32_t column);
+
+/* The seeded default payload: uniform(seed, 1.0) over n elements. */
+void   tp_uniform_fill   (uint64_t seed, float *out, uint64_t n);
+
+#endif /* TP_PARSE_H */

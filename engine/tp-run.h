@@ -1,0 +1,35 @@
+/* tp-run.h: the interpreter, the oracle for every value the engine shows.
+ *
+ * Each op follows the fixed evaluation orders of reference 7.2 (matmul
+ * seeded with the first product, sums left to right from element 0, the
+ * log-softmax composition), so every faster path gives the same bits. */
+#ifndef TP_RUN_H
+#define TP_RUN_H
+
+#include <stdbool.h>
+
+#include "tp-alloc.h"
+#include "tp-tape.h"
+
+/* f32 maximum: if a is NaN or a < b then b, else a (ties keep a). */
+static inline float
+tp_maximum (float a, float b)
+{
+  return (a != a || a < b) ? b : a;
+}
+
+/* Computes node i into out, which holds its volume; the operands' values
+ * are values[arg].  False when scratch memory runs out. */
+bool tp_run_node    (const TpTape *tape, TpNode i, float *const *values,
+                     float *out);
+
+/* Evaluates every node in [0, tape->len) into values (one pointer per
+ * node; sources point at their payload).  False when memory runs out. */
+bool tp_run_forward (const TpTape *tape, TpArena *arena, float **values);
+
+/* Exact matmul [m,k] @ [k,n] in the reference order (exposed for the
+ * benchmark and tests). */
+void tp_matmul      (const float *a, const float *b, float *out,
+                     uint32_t m, uint32_t k, uint32_t n);
+
+#endif /* TP_RUN_H */

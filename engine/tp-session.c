@@ -1,0 +1,536 @@
+/* tp-session.c: one compile produces every reading (reference section 1).
+ *
+ * The session owns one arena that holds the program, the tape and every
+ * value; it is reset on each compile.  Readings are separate heap strings
+ * so front ends can borrow them cheaply. */
+#include "tp-engine.h"
+
+#include <string.h>
+
+#include "tp-alloc.h"
+#include "tp-buf.h"
+#include "tp-json.h"
+#include "tp-parse.h"
+#include "tp-plan.h"
+#include "tp-run.h"
+#include "tp-values.h"
+
+struct _TpSession
+{
+  TpArena arena;
+  TpProgram prog;
+  bool have_prog;
+  TpStatus status;
+  char *readings[TP_N_READINGS];
+  TpDiag diag;
+  char *diag_message;
+  size_t n_diags;
+  TpName *names;
+  size_t n_names;
+
+  /* what the readings were made from */
+  float **values;
+  const char *target_name;      /* borrowed from the program */
+  TpNode target;
+  const char **observe_names;
+  TpNode *observe;
+  uint32_t n_observe;
+  uint32_t spec_nodes;
+  TpNode *wrt;                  /* parameters in declaration order */
+  TpNode *grads;                /* their gradients, when differentiated */
+  uint32_t n_wrt;
+  bool differentiated;
+  TpNode *display;              /* per node: first statement naming it */
+  TpPlan plan;
+};
+
+static const char *const reading_names[TP_N_READINGS] = {
+  "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
+};
+
+const char *
+tp_reading_name (TpReading which)
+{
+  return (unsigned) which < TP_N_READINGS ? reading_names[which] : NULL;
+}
+
+bool
+tp_reading_from_name (const char *name, TpReading *which)
+{
+  for (int r = 0; r < TP_N_READINGS; r++)
+    if (strcmp (name, reading_names[r]) == 0)
+      {
+        *which = (TpReading) r;
+        return true;
+      }
+  return false;
+}
+
+TpSession *
+tp_session_new (void)
+{
+  TpSession *s = tp_malloc (sizeof *s);
+
+  if (s == NULL)
+    return NULL;
+  memset (s, 0, sizeof *s);
+  tp_arena_init (&s->arena);
+  return s;
+}
+
+static void
+session_reset (TpSession *s)
+{
+  for (int r = 0; r < TP_N_READINGS; r++)
+    {
+      tp_free (s->readings[r]);
+      s->readings[r] = NULL;
+    }
+  tp_free (s->diag_message);
+  s->diag_message = NULL;
+  if (s->have_prog)
+    tp_program_clear (&s->prog);
+  tp_arena_reset (&s->arena);
+  {
+    TpArena arena = s->arena;
+    memset (s, 0, sizeof *s);
+    s->arena = arena;
+  }
+}
+
+void
+tp_session_free (TpSession *s)
+{
+  if (s == NULL)
+    return;
+  session_reset (s);
+  tp_free (s);
+}
+
+/* Records a refusal (or an out-of-memory) at line:column. */
+static TpStatus
+refuse (TpSession *s, TpStatus status, uint32_t line, uint32_t column,
+        const char *message, size_t len)
+{
+  for (int r = 0; r < TP_N_READINGS; r++)
+    {
+      tp_free (s->readings[r]);
+      s->readings[r] = NULL;
+    }
+  s->names = NULL;
+  s->n_names = 0;
+  tp_free (s->diag_message);
+  s->diag_message = tp_malloc (len + 1);
+  if (s->diag_message == NULL)
+    {
+      /* Even the message could not be stored: say so statically. */
+      status = TP_STATUS_NO_MEMORY;
+      s->diag.message = "out of memory";
+    }
+  else
+    {
+      memcpy (s->diag_message, message, len);
+      s->diag_message[len] = '\0';
+      s->diag.message = s->diag_message;
+    }
+  s->diag.line = line;
+  s->diag.column = column;
+  s->n_diags = 1;
+  s->status = status;
+  return status;
+}
+
+static TpStatus
+out_of_memory (TpSession *s)
+{
+  return refuse (s, TP_STATUS_NO_MEMORY, 1, 1, "out of memory", 13);
+}
+
+/* Takes a finished buffer as reading r; false when it failed. */
+static bool
+take (TpSession *s, TpReading r, TpBuf *buf)
+{
+  s->readings[r] = tp_buf_steal (buf);
+  return s->readings[r] != NULL;
+}
+
+/* Reference step 4: the named statement, else the last rank-0 one, else
+ * the last; a name resolves to its last assignment. */
+static void
+resolve_target (TpSession *s, const TpChoices *c)
+{
+  const TpProgram *p = &s->prog;
+  const char *name = NULL;
+
+  if (c != NULL && c->target != NULL && c->target[0] != '\0'
+      && tp_program_lookup (p, c->target, strlen (c->target)) != TP_NO_NODE)
+    {
+      for (uint32_t k = 0; k < p->n_stmts; k++)
+        if (strcmp (p->stmts[k].name, c->target) == 0)
+          name = p->stmts[k].name;
+    }
+  for (uint32_t k = p->n_stmts; name == NULL && k-- > 0;)
+    if (p->tape.shape[p->stmts[k].node].rank == 0)
+      name = p->stmts[k].name;
+  if (name == NULL)
+    name = p->stmts[p->n_stmts - 1].name;
+  s->target_name = name;
+  s->target = tp_program_lookup (p, name, strlen (name));
+}
+
+/* Reference step 5: each observed name that exists and is not the
+ * target's name. */
+static bool
+resolve_observe (TpSession *s, const TpChoices *c)
+{
+  size_t n = c != NULL ? c->n_observe : 0;
+
+  s->observe = tp_arena_alloc (&s->arena, (n + 1) * sizeof *s->observe);
+  s->observe_names = tp_arena_alloc (&s->arena,
+                                     (n + 1) * sizeof *s->observe_names);
+  if (s->observe == NULL || s->observe_names == NULL)
+    return false;
+  for (size_t k = 0; k < n; k++)
+    {
+      const char *name = c->observe[k];
+      TpNode node;
+      bool dup = false;
+
+      if (name == NULL || strcmp (name, s->target_name) == 0)
+        continue;
+      node = tp_program_lookup (&s->prog, name, strlen (name));
+      if (node == TP_NO_NODE)
+        continue;
+      for (uint32_t j = 0; j < s->n_observe; j++)
+        dup = dup || strcmp (s->observe_names[j], name) == 0;
+      if (dup)
+        continue;
+      s->observe[s->n_observe] = node;
+      s->observe_names[s->n_observe] = name;
+      s->n_observe++;
+    }
+  return true;
+}
+
+/* The parameters in declaration order, and each node's display name: the
+ * first statement bound to it (decision 10.9). */
+static bool
+collect_names (TpSession *s)
+{
+  const TpTape *t = &s->prog.tape;
+  uint32_t n = t->len;
+
+  s->display = tp_arena_alloc (&s->arena, (n ? n : 1) * sizeof *s->display);
+  s->wrt = tp_arena_alloc (&s->arena, (t->n_parameters + 1) * sizeof *s->wrt);
+  if (s->display == NULL || s->wrt == NULL)
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      s->display[i] = TP_NO_NODE;
+      if (t->op[i] == TP_OP_PARAMETER)
+        s->wrt[s->n_wrt++] = i;
+    }
+  for (uint32_t k = s->prog.n_stmts; k-- > 0;)
+    s->display[s->prog.stmts[k].node] = k;
+  return true;
+}
+
+static void
+put_display_name (const TpSession *s, TpNode node, TpBuf *out)
+{
+  if (node < s->spec_nodes && s->display[node] != TP_NO_NODE)
+    tp_buf_puts (out, s->prog.stmts[s->display[node]].name);
+  else
+    {
+      tp_buf_putc (out, '#');
+      tp_buf_u64 (out, node);
+    }
+}
+
+static bool
+build_names (TpSession *s)
+{
+  const TpProgram *p = &s->prog;
+
+  s->names = tp_arena_alloc (&s->arena, (p->n_stmts + 1) * sizeof *s->names);
+  if (s->names == NULL)
+    return false;
+  for (uint32_t k = 0; k < p->n_stmts; k++)
+    {
+      TpName *nm = &s->names[k];
+      const TpShape *shape = &p->tape.shape[p->stmts[k].node];
+      nm->name = p->stmts[k].name;
+      nm->node = p->stmts[k].node;
+      nm->rank = shape->rank;
+      nm->dims = shape->dims;
+      nm->scalar = shape->rank == 0;
+      nm->parameter = p->tape.op[p->stmts[k].node] == TP_OP_PARAMETER;
+    }
+  s->n_names = p->n_stmts;
+  return true;
+}
+
+static bool
+build_values (TpSession *s)
+{
+  TpBuf out;
+  uint64_t budget = TP_VALUES_BUDGET;
+
+  tp_buf_init (&out);
+  tp_values_statements (&s->prog, s->values, &out, &budget);
+  if (s->differentiated)
+    {
+      tp_buf_putc (&out, '\n');
+      for (uint32_t k = 0; k < s->n_wrt; k++)
+        {
+          size_t mark;
+          TpNode g = s->grads[k];
+          tp_buf_puts (&out, "d ");
+          tp_buf_puts (&out, s->target_name);
+          tp_buf_puts (&out, " / d ");
+          mark = out.len;
+          put_display_name (s, s->wrt[k], &out);
+          tp_buf_pad_from (&out, mark, 6);
+          tp_buf_putc (&out, ' ');
+          tp_values_put_tensor (&out, s->values[g], &s->prog.tape.shape[g],
+                                &budget);
+          tp_buf_putc (&out, '\n');
+        }
+    }
+  return take (s, TP_READING_VALUES, &out);
+}
+
+static bool
+build_summary (TpSession *s)
+{
+  TpBuf out;
+
+  tp_buf_init (&out);
+  tp_buf_u64 (&out, s->prog.tape.len);
+  tp_buf_puts (&out, " nodes recorded, ");
+  tp_buf_u64 (&out, s->plan.n_wanted);
+  tp_buf_puts (&out, " scheduled, ");
+  tp_buf_u64 (&out, s->plan.n_results);
+  tp_buf_puts (&out, " readable; differentiating ");
+  tp_buf_puts (&out, s->target_name);
+  for (uint32_t k = 0; k < s->n_observe; k++)
+    {
+      tp_buf_puts (&out, k == 0 ? ", observing " : ", ");
+      tp_buf_puts (&out, s->observe_names[k]);
+    }
+  tp_buf_putc (&out, '\n');
+  return take (s, TP_READING_SUMMARY, &out);
+}
+
+static bool
+build_spec (TpSession *s)
+{
+  TpBuf out;
+
+  tp_buf_init (&out);
+  tp_tape_describe_range (&s->prog.tape, 0, s->prog.tape.len, &out);
+  tp_tape_describe_total (&s->prog.tape, "tape", &out);
+  return take (s, TP_READING_SPEC, &out);
+}
+
+static bool
+build_plan (TpSession *s, bool exact)
+{
+  TpBuf out;
+  TpNode *roots = tp_arena_alloc (&s->arena, (s->n_wrt + 1) * sizeof *roots);
+  uint32_t n_roots = 0;
+
+  if (roots == NULL)
+    return false;
+  roots[n_roots++] = s->target;
+  if (s->differentiated)
+    for (uint32_t k = 0; k < s->n_wrt; k++)
+      roots[n_roots++] = s->grads[k];
+  if (!tp_plan_lower (&s->plan, &s->prog.tape, &s->arena, roots, n_roots,
+                      s->observe, s->n_observe, exact))
+    return false;
+  tp_buf_init (&out);
+  tp_plan_describe (&s->plan, &out);
+  return take (s, TP_READING_PLAN, &out);
+}
+
+TpStatus
+tp_session_compile (TpSession *s, const char *source, size_t length,
+                    const TpChoices *choices)
+{
+  bool exact = choices != NULL && choices->exact;
+
+  session_reset (s);
+  tp_program_init (&s->prog, &s->arena);
+  s->have_prog = true;
+  if (source == NULL)
+    length = 0;
+  if (!tp_parse (&s->prog, source != NULL ? source : "", length))
+    {
+      const TpBuf *m = &s->prog.message;
+      if (s->prog.no_memory)
+        return out_of_memory (s);
+      return refuse (s, TP_STATUS_REFUSED, s->prog.line, s->prog.column,
+                     m->data != NULL ? m->data : "", m->len);
+    }
+  s->spec_nodes = s->prog.tape.len;
+  if (!build_spec (s) || !collect_names (s))
+    return out_of_memory (s);
+  resolve_target (s, choices);
+  if (!resolve_observe (s, choices))
+    return out_of_memory (s);
+
+  /* The values: the whole tape, default inputs. */
+  s->values = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
+                                         * sizeof *s->values);
+  if (s->values == NULL
+      || !tp_run_forward (&s->prog.tape, &s->arena, s->values))
+    return out_of_memory (s);
+
+  if (!build_plan (s, exact) || !build_values (s) || !build_summary (s)
+      || !build_names (s))
+    return out_of_memory (s);
+  for (int r = 0; r < TP_N_READINGS; r++)
+    if (s->readings[r] == NULL)
+      {
+        s->readings[r] = tp_malloc (1);
+        if (s->readings[r] == NULL)
+          return out_of_memory (s);
+        s->readings[r][0] = '\0';
+      }
+  s->status = TP_STATUS_OK;
+  return TP_STATUS_OK;
+}
+
+const char *
+tp_session_reading (const TpSession *s, TpReading which)
+{
+  if ((unsigned) which >= TP_N_READINGS || s->readings[which] == NULL)
+    return "";
+  return s->readings[which];
+}
+
+const TpDiag *
+tp_session_diags (const TpSession *s, size_t *n_diags)
+{
+  if (n_diags != NULL)
+    *n_diags = s->n_diags;
+  return s->n_diags > 0 ? &s->diag : NULL;
+}
+
+const TpName *
+tp_session_names (const TpSession *s, size_t *n_names)
+{
+  if (n_names != NULL)
+    *n_names = s->n_names;
+  return s->names;
+}
+
+char *
+tp_session_to_json (const TpSession *s)
+{
+  TpBuf out;
+  uint64_t budget = TP_VALUES_BUDGET;
+  bool ok = s->status == TP_STATUS_OK;
+  bool first;
+
+  tp_buf_init (&out);
+  tp_buf_putc (&out, '{');
+  tp_json_key (&out, "names", true);
+  tp_buf_putc (&out, '[');
+  for (size_t k = 0; k < s->n_names; k++)
+    {
+      const TpName *nm = &s->names[k];
+      if (k > 0)
+        tp_buf_putc (&out, ',');
+      tp_buf_puts (&out, "{\"name\":");
+      tp_json_string (&out, nm->name, strlen (nm->name));
+      tp_buf_puts (&out, ",\"node\":");
+      tp_buf_u64 (&out, nm->node);
+      tp_buf_puts (&out, ",\"shape\":");
+      tp_json_dims (&out, &s->prog.tape.shape[nm->node]);
+      tp_buf_puts (&out, nm->scalar ? ",\"scalar\":true" : ",\"scalar\":false");
+      tp_buf_puts (&out, nm->parameter ? ",\"parameter\":true}"
+                                       : ",\"parameter\":false}");
+    }
+  tp_buf_putc (&out, ']');
+  for (int r = 0; r < TP_N_READINGS; r++)
+    {
+      const char *text_r = tp_session_reading (s, (TpReading) r);
+      tp_json_key (&out, reading_names[r], false);
+      tp_json_string (&out, text_r, strlen (text_r));
+    }
+  tp_json_key (&out, "target", false);
+  if (ok)
+    tp_json_string (&out, s->target_name, strlen (s->target_name));
+  else
+    tp_buf_puts (&out, "null");
+  tp_json_key (&out, "observe", false);
+  tp_buf_putc (&out, '[');
+  for (uint32_t k = 0; ok && k < s->n_observe; k++)
+    {
+      if (k > 0)
+        tp_buf_putc (&out, ',');
+      tp_json_string (&out, s->observe_names[k], strlen (s->observe_names[k]));
+    }
+  tp_buf_putc (&out, ']');
+
+  tp_json_key (&out, "tensors", false);
+  tp_buf_putc (&out, '{');
+  first = true;
+  for (uint32_t k = 0; ok && k < s->prog.n_stmts; k++)
+    {
+      const char *name = s->prog.stmts[k].name;
+      TpNode node = tp_program_lookup (&s->prog, name, strlen (name));
+      bool first_time = true;
+      for (uint32_t j = 0; j < k && first_time; j++)
+        first_time = strcmp (s->prog.stmts[j].name, name) != 0;
+      if (!first_time)
+        continue;
+      tp_json_key (&out, name, first);
+      first = false;
+      tp_json_tensor (&out, s->values[node], &s->prog.tape.shape[node],
+                      &budget);
+    }
+  tp_buf_putc (&out, '}');
+  if (ok && s->differentiated)
+    {
+      tp_json_key (&out, "gradients", false);
+      tp_buf_putc (&out, '{');
+      for (uint32_t k = 0; k < s->n_wrt; k++)
+        {
+          TpBuf name;
+          TpNode g = s->grads[k];
+          tp_buf_init (&name);
+          put_display_name (s, s->wrt[k], &name);
+          if (name.failed)
+            out.failed = true;
+          else
+            tp_json_key (&out, name.data, k == 0);
+          tp_buf_clear (&name);
+          tp_json_tensor (&out, s->values[g], &s->prog.tape.shape[g],
+                          &budget);
+        }
+      tp_buf_putc (&out, '}');
+    }
+  tp_json_key (&out, "diagnostics", false);
+  tp_buf_putc (&out, '[');
+  if (s->n_diags > 0)
+    {
+      tp_buf_puts (&out, "{\"line\":");
+      tp_buf_u64 (&out, s->diag.line);
+      tp_buf_puts (&out, ",\"column\":");
+      tp_buf_u64 (&out, s->diag.column);
+      tp_buf_puts (&out, ",\"message\":");
+      tp_json_string (&out, s->diag.message, strlen (s->diag.message));
+      tp_buf_putc (&out, '}');
+    }
+  tp_buf_puts (&out, "]}\n");
+  return tp_buf_steal (&out);
+}
+
+void
+tp_string_free (char *text)
+{
+  tp_free (text);
+}

@@ -1,0 +1,153 @@
+/* tp-tape.h: the recorded tape.
+ *
+ * A tape is parallel columns indexed by node: op, operand links, inferred
+ * shape, attributes and (for sources) the payload.  Operands always have
+ * smaller indices, so tape order is a topological order.  Nodes are never
+ * changed once recorded.  All memory lives in the compile's arena. */
+#ifndef TP_TAPE_H
+#define TP_TAPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tp-alloc.h"
+#include "tp-buf.h"
+#include "tp-shape.h"
+
+typedef uint32_t TpNode;
+#define TP_NO_NODE UINT32_MAX
+
+/* ORDER OP: tp_op_info in tp-tape.c follows this order. */
+typedef enum
+{
+  TP_OP_LEAF,
+  TP_OP_PARAMETER,
+  TP_OP_INPUT,
+  TP_OP_ADD,
+  TP_OP_SUB,
+  TP_OP_MUL,
+  TP_OP_DIV,
+  TP_OP_MAXIMUM,
+  TP_OP_STEP,
+  TP_OP_NEG,
+  TP_OP_EXP,
+  TP_OP_LN,
+  TP_OP_SQRT,
+  TP_OP_TANH,
+  TP_OP_SIN,
+  TP_OP_COS,
+  TP_OP_MATMUL,
+  TP_OP_SUM,
+  TP_OP_SUM_ALONG,
+  TP_OP_BROADCAST,
+  TP_OP_BROADCAST_ALONG,
+  TP_OP_RESHAPE,
+  TP_OP_PERMUTE,
+  TP_OP_LOG_SOFTMAX,
+  TP_OP_LOG_SUM_EXP,
+  TP_N_OPS
+} TpOp;
+
+typedef enum
+{
+  TP_ATTR_NONE,
+  TP_ATTR_AXIS,          /* axis=k */
+  TP_ATTR_AXIS_EXTENT,   /* axis=k extent=n */
+  TP_ATTR_SHAPE,         /* shape=[..] (the node's own shape) */
+  TP_ATTR_ORDER,         /* order=[..] */
+} TpAttrKind;
+
+typedef struct
+{
+  const char *name;      /* as describe prints it: "MatMul" */
+  uint8_t arity;         /* 0 for sources */
+  uint8_t attr;          /* TpAttrKind */
+  const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL */
+} TpOpInfo;
+
+extern const TpOpInfo tp_op_info[TP_N_OPS];
+
+typedef struct
+{
+  uint32_t axis;
+  uint32_t extent;
+  uint8_t order[TP_MAX_RANK];
+} TpAttr;
+
+/* Limits on what a program may record, refused with a diagnostic. */
+#define TP_LIMIT_NODES          100000u
+#define TP_LIMIT_TENSOR         (UINT64_C (1) << 22)
+#define TP_LIMIT_ELEMENTS       (UINT64_C (1) << 24)
+#define TP_LIMIT_WORK           (UINT64_C (1) << 30)
+#define TP_LIMIT_DEPTH          256u
+
+typedef enum
+{
+  TP_TAPE_OK,
+  TP_TAPE_NO_MEMORY,
+  TP_TAPE_TOO_MANY_NODES,
+  TP_TAPE_TENSOR_TOO_BIG,
+  TP_TAPE_TOO_MANY_ELEMENTS,
+  TP_TAPE_TOO_MUCH_WORK,
+} TpTapeError;
+
+typedef struct
+{
+  TpArena *arena;
+  uint32_t len;
+  uint32_t cap;
+  uint8_t *op;
+  TpNode (*arg)[2];
+  TpShape *shape;
+  TpAttr *attr;
+  float **payload;          /* sources: volume elements; others NULL */
+  uint32_t n_parameters;
+  uint32_t n_inputs;
+  uint64_t elements;        /* sum of every node's volume */
+  uint64_t work;            /* interpreter multiply-adds, estimated */
+  TpTapeError error;        /* why the last record failed */
+  uint64_t error_volume;    /* the refused tensor's volume */
+} TpTape;
+
+void    tp_tape_init    (TpTape *tape, TpArena *arena);
+
+/* Records one node and returns its index, or TP_NO_NODE with tape->error
+ * set.  The result shape is inferred from the op and operands; `target`
+ * gives it for Broadcast, Reshape and sources.  Callers check the
+ * language's shape rules first: this only guards the limits. */
+TpNode  tp_tape_record  (TpTape *tape, TpOp op, TpNode a, TpNode b,
+                         const TpAttr *attr, const TpShape *target,
+                         float *payload);
+
+/* Room for a source's payload, after checking the element limits (so a
+ * refused shape is never allocated).  NULL with tape->error set. */
+float  *tp_tape_alloc_payload (TpTape *tape, const TpShape *shape);
+
+/* Conveniences over tp_tape_record. */
+TpNode  tp_tape_fill    (TpTape *tape, TpOp op, const TpShape *shape,
+                         float value);           /* a source filled with value */
+TpNode  tp_tape_unary   (TpTape *tape, TpOp op, TpNode a);
+TpNode  tp_tape_binary  (TpTape *tape, TpOp op, TpNode a, TpNode b);
+TpNode  tp_tape_axis    (TpTape *tape, TpOp op, TpNode a, uint32_t axis);
+TpNode  tp_tape_broadcast_along (TpTape *tape, TpNode a, uint32_t axis,
+                                 uint32_t extent);
+TpNode  tp_tape_shaped  (TpTape *tape, TpOp op, TpNode a,
+                         const TpShape *shape); /* Broadcast, Reshape */
+TpNode  tp_tape_permute (TpTape *tape, TpNode a, const uint8_t *order);
+
+static inline bool
+tp_tape_is_source (const TpTape *tape, TpNode i)
+{
+  return tp_op_info[tape->op[i]].arity == 0;
+}
+
+/* One describe line for node i, without the newline. */
+void    tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out);
+/* The node lines [from, to), each with a newline. */
+void    tp_tape_describe_range (const TpTape *tape, TpNode from, TpNode to,
+                                TpBuf *out);
+/* "tape: N nodes, P parameters, I inputs" (with the given prefix). */
+void    tp_tape_describe_total (const TpTape *tape, const char *prefix,
+                                TpBuf *out);
+
+#endif /* TP_TAPE_H */

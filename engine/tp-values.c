@@ -1,0 +1,121 @@
+/* tp-values.c: the values reading. */
+#include "tp-values.h"
+
+#include <string.h>
+
+#define EDGE 3
+#define SUMMARY_MAX 4096
+
+/* Prints the tensor's nested lists; when summarise is set, an axis longer
+ * than 2 * EDGE shows its first and last EDGE entries around "...". */
+static void
+put_nested (TpBuf *out, const float *data, const TpShape *shape,
+            bool summarise)
+{
+  uint32_t rank = shape->rank;
+  uint32_t idx[TP_MAX_RANK];
+  size_t stride[TP_MAX_RANK];
+  uint32_t depth = 0;
+
+  stride[rank - 1] = 1;
+  for (uint32_t d = rank - 1; d > 0; d--)
+    stride[d - 1] = stride[d] * shape->dims[d];
+  memset (idx, 0, sizeof idx);
+  tp_buf_putc (out, '[');
+  /* An explicit walk over the index tree: idx[depth] is the position on
+   * the current axis. */
+  for (;;)
+    {
+      uint32_t n = shape->dims[depth];
+      if (idx[depth] >= n)
+        {
+          tp_buf_putc (out, ']');
+          if (depth == 0)
+            break;
+          depth--;
+          idx[depth]++;
+          if (summarise && shape->dims[depth] > 2 * EDGE
+              && idx[depth] == EDGE)
+            {
+              tp_buf_puts (out, ", ...");
+              idx[depth] = shape->dims[depth] - EDGE;
+            }
+          continue;
+        }
+      if (idx[depth] > 0)
+        tp_buf_append (out, ", ", 2);
+      if (depth + 1 < rank)
+        {
+          depth++;
+          idx[depth] = 0;
+          tp_buf_putc (out, '[');
+          continue;
+        }
+      {
+        size_t at = 0;
+        for (uint32_t d = 0; d < rank; d++)
+          at += idx[d] * stride[d];
+        tp_buf_f32 (out, data[at]);
+      }
+      idx[depth]++;
+      if (summarise && n > 2 * EDGE && idx[depth] == EDGE)
+        {
+          tp_buf_puts (out, ", ...");
+          idx[depth] = n - EDGE;
+        }
+    }
+}
+
+void
+tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
+                      uint64_t *budget)
+{
+  uint64_t volume = tp_shape_volume (shape), shown = 1;
+
+  if (shape->rank == 0)
+    {
+      tp_buf_f32 (out, data[0]);
+      return;
+    }
+  if (volume <= *budget)
+    {
+      *budget -= volume;
+      put_nested (out, data, shape, false);
+      return;
+    }
+  for (uint32_t d = 0; d < shape->rank; d++)
+    shown *= shape->dims[d] > 2 * EDGE ? 2 * EDGE : shape->dims[d];
+  if (shown <= SUMMARY_MAX)
+    {
+      put_nested (out, data, shape, true);
+      return;
+    }
+  tp_buf_puts (out, "(");
+  tp_buf_u64 (out, volume);
+  tp_buf_puts (out, " elements, not shown: this reading shows at most ");
+  tp_buf_u64 (out, TP_VALUES_BUDGET);
+  tp_buf_puts (out, " in full)");
+}
+
+void
+tp_values_statements (const TpProgram *prog, float *const *values,
+                      TpBuf *out, uint64_t *budget)
+{
+  for (uint32_t s = 0; s < prog->n_stmts; s++)
+    {
+      const TpStatement *st = &prog->stmts[s];
+      TpNode last = tp_program_lookup (prog, st->name, strlen (st->name));
+      size_t mark = out->len;
+
+      tp_buf_puts (out, st->name);
+      tp_buf_pad_from (out, mark, 12);
+      tp_buf_putc (out, ' ');
+      mark = out->len;
+      tp_buf_shape (out, &prog->tape.shape[st->node]);
+      tp_buf_pad_from (out, mark, 10);
+      tp_buf_putc (out, ' ');
+      tp_values_put_tensor (out, values[last], &prog->tape.shape[last],
+                            budget);
+      tp_buf_putc (out, '\n');
+    }
+}

@@ -1,0 +1,166 @@
+/* Out-of-memory sweep: fail allocation N for every N a compile makes, and
+ * require a clean report every time and no block left behind. */
+#include <stdlib.h>
+
+#include "tp-test-util.h"
+
+static long live_blocks;
+static long countdown;     /* fail when it reaches 0; < 0 never fails */
+static long failures;
+
+static void *
+counting_malloc (size_t size)
+{
+  void *p;
+
+  if (countdown == 0)
+    {
+      failures++;
+      return NULL;
+    }
+  if (countdown > 0)
+    countdown--;
+  p = malloc (size);
+  if (p != NULL)
+    live_blocks++;
+  return p;
+}
+
+static void *
+counting_realloc (void *ptr, size_t size)
+{
+  void *p;
+
+  if (countdown == 0)
+    {
+      failures++;
+      return NULL;
+    }
+  if (countdown > 0)
+    countdown--;
+  p = realloc (ptr, size);
+  if (p != NULL && ptr == NULL)
+    live_blocks++;
+  return p;
+}
+
+static void
+counting_free (void *ptr)
+{
+  if (ptr != NULL)
+    live_blocks--;
+  free (ptr);
+}
+
+static const TpAllocator counting = {
+  counting_malloc, counting_realloc, counting_free
+};
+
+/* Compiles src with allocation n failing; returns whether the compile
+ * (and the JSON) met no failure. */
+static gboolean
+compile_failing_at (const char *src, long n)
+{
+  const char *observe[1] = { "error" };
+  TpChoices choices = { NULL, observe, 1, false };
+  TpSession *s;
+  TpStatus st;
+  char *json;
+  gboolean clean;
+
+  live_blocks = 0;
+  failures = 0;
+  countdown = n;
+  s = tp_session_new ();
+  if (s == NULL)
+    {
+      g_assert_cmpint (failures, ==, 1);
+      g_assert_cmpint (live_blocks, ==, 0);
+      return FALSE;
+    }
+  st = tp_session_compile (s, src, strlen (src), &choices);
+  if (failures > 0)
+    {
+      size_t nd;
+      const TpDiag *d = tp_session_diags (s, &nd);
+      /* A failure is reported as out of memory, never as something else,
+       * and never as success. */
+      g_assert_cmpint (st, ==, TP_STATUS_NO_MEMORY);
+      g_assert_cmpuint (nd, ==, 1);
+      g_assert_cmpstr (d->message, ==, "out of memory");
+    }
+  else
+    g_assert_cmpint (st, ==, TP_STATUS_OK);
+  json = tp_session_to_json (s);
+  g_assert_true (json != NULL || failures > 0);
+  tp_string_free (json);
+  clean = failures == 0;
+  tp_session_free (s);
+  g_assert_cmpint (live_blocks, ==, 0);
+  return clean;
+}
+
+static void
+sweep (const char *src)
+{
+  long n;
+
+  tp_set_allocator (&counting);
+  for (n = 0; !compile_failing_at (src, n); n++)
+    g_assert_cmpint (n, <, 100000);
+  g_test_message ("%ld allocation sites failed in turn", n);
+  g_assert_cmpint (n, >, 5);
+  tp_set_allocator (NULL);
+}
+
+static void
+test_sweep_readme (void)
+{
+  sweep ("w = parameter 0.0\nx = input 2.0\ny = input 4.0\n"
+         "error = w * x - y\nloss = error * error\n");
+}
+
+static void
+test_sweep_everything (void)
+{
+  sweep ("w = parameter [2, 3]\nx = input [4, 2]\nb = parameter 0.5\n"
+         "h = tanh(x @ w) * b\nr = relu(h)\ns = softmax(r, 1)\n"
+         "m = mean_along(s, 1)\nl = logsumexp(h, 0)\nt = transpose(w)\n"
+         "q = reshape(broadcast(2.0, [3, 4]), [12])\n"
+         "error = sum(m) + sum(t) + sum(l) + sum(sqrt(exp(sin(cos(q)))))\n"
+         "loss = ln(error * error)\n");
+}
+
+static void
+test_sweep_refused (void)
+{
+  /* Failing while reporting a refusal is reported too. */
+  tp_set_allocator (&counting);
+  for (long n = 0; n < 50; n++)
+    {
+      TpSession *s;
+      live_blocks = 0;
+      failures = 0;
+      countdown = n;
+      s = tp_session_new ();
+      if (s != NULL)
+        {
+          TpStatus st = tp_session_compile (s, "x = 1\ny = x @ x", 15, NULL);
+          g_assert_true (st == TP_STATUS_REFUSED || st == TP_STATUS_NO_MEMORY);
+          g_assert_true (st == TP_STATUS_REFUSED || failures > 0);
+          tp_session_free (s);
+        }
+      g_assert_cmpint (live_blocks, ==, 0);
+    }
+  tp_set_allocator (NULL);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/topos/alloc/sweep-readme", test_sweep_readme);
+  g_test_add_func ("/topos/alloc/sweep-everything", test_sweep_everything);
+  g_test_add_func ("/topos/alloc/sweep-refused", test_sweep_refused);
+  return g_test_run ();
+}

@@ -1,0 +1,63 @@
+/* tp-test-util.h: helpers shared by the engine's g_test programs. */
+#ifndef TP_TEST_UTIL_H
+#define TP_TEST_UTIL_H
+
+#include <glib.h>
+#include <string.h>
+
+#include "tp-engine.h"
+
+/* Compiles src with the given choices; returns the session (caller frees). */
+static inline TpSession *
+tp_test_compile (const char *src, const char *target, const char *observe,
+                 TpStatus expect)
+{
+  const char *obs[1] = { observe };
+  TpChoices c = { target, obs, observe ? 1 : 0, false };
+  TpSession *s = tp_session_new ();
+  TpStatus st;
+
+  g_assert_nonnull (s);
+  st = tp_session_compile (s, src, strlen (src), &c);
+  if (st != expect)
+    {
+      size_t n;
+      const TpDiag *d = tp_session_diags (s, &n);
+      g_printerr ("unexpected status %d for:\n%s\n", st, src);
+      if (n > 0)
+        g_printerr ("%u:%u: %s\n", d->line, d->column, d->message);
+    }
+  g_assert_cmpint (st, ==, expect);
+  return s;
+}
+
+/* Asserts that src is refused with exactly "LINE:COLUMN: MESSAGE". */
+static inline void
+tp_test_refused (const char *src, const char *expect)
+{
+  TpSession *s = tp_test_compile (src, NULL, NULL, TP_STATUS_REFUSED);
+  size_t n;
+  const TpDiag *d = tp_session_diags (s, &n);
+  char *got;
+
+  g_assert_cmpuint (n, ==, 1);
+  got = g_strdup_printf ("%u:%u: %s", d->line, d->column, d->message);
+  g_assert_cmpstr (got, ==, expect);
+  for (int r = 0; r < TP_N_READINGS; r++)
+    g_assert_cmpstr (tp_session_reading (s, (TpReading) r), ==, "");
+  g_free (got);
+  tp_session_free (s);
+}
+
+/* Asserts that reading `which` of src (target/observe as given) is expect. */
+static inline void
+tp_test_reading (const char *src, const char *target, const char *observe,
+                 TpReading which, const char *expect)
+{
+  TpSession *s = tp_test_compile (src, target, observe, TP_STATUS_OK);
+
+  g_assert_cmpstr (tp_session_reading (s, which), ==, expect);
+  tp_session_free (s);
+}
+
+#endif /* TP_TEST_UTIL_H */

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every system package the build and the tests need, on a fresh
+# Debian 12 machine. Safe to run again: apt-get skips what is present.
+# Usage: tools/install-deps.sh [core|all]   (default: all)
+set -euo pipefail
+what=${1:-all}
+
+core=(meson ninja-build gcc pkg-config libglib2.0-dev clang llvm libclang-rt-14-dev)
+more=(libgtk-4-dev libgtksourceview-5-dev libgraphviz-dev graphviz libcairo2-dev
+      xvfb xauth imagemagick desktop-file-utils appstream emscripten chromium)
+
+pkgs=("${core[@]}")
+[ "$what" = all ] && pkgs+=("${more[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
