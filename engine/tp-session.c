@@ -9,6 +9,9 @@
 
 #include "tp-alloc.h"
 #include "tp-buf.h"
+#include "tp-diff.h"
+#include "tp-dot.h"
+#include "tp-hlo.h"
 #include "tp-json.h"
 #include "tp-parse.h"
 #include "tp-plan.h"
@@ -271,6 +274,44 @@ build_names (TpSession *s)
 }
 
 static bool
+build_stablehlo (TpSession *s)
+{
+  TpBuf out;
+
+  tp_buf_init (&out);
+  tp_hlo_emit (&s->plan, &out);
+  return take (s, TP_READING_STABLEHLO, &out);
+}
+
+static bool
+build_dot (TpSession *s)
+{
+  const TpTape *t = &s->prog.tape;
+  const char **names = tp_arena_calloc (&s->arena, t->len + 1, sizeof *names);
+  TpDotInput in;
+  TpBuf out;
+
+  if (names == NULL)
+    return false;
+  for (TpNode i = 0; i < s->spec_nodes; i++)
+    if (s->display[i] != TP_NO_NODE)
+      names[i] = s->prog.stmts[s->display[i]].name;
+  in.plan = &s->plan;
+  in.spec_nodes = s->spec_nodes;
+  in.names = names;
+  in.target = s->target;
+  in.target_name = s->target_name;
+  in.observe = s->observe;
+  in.n_observe = s->n_observe;
+  in.wrt = s->wrt;
+  in.grads = s->differentiated ? s->grads : NULL;
+  in.n_wrt = s->n_wrt;
+  tp_buf_init (&out);
+  tp_dot_write (&in, &out);
+  return take (s, TP_READING_DOT, &out);
+}
+
+static bool
 build_values (TpSession *s)
 {
   TpBuf out;
@@ -333,6 +374,68 @@ build_spec (TpSession *s)
   return take (s, TP_READING_SPEC, &out);
 }
 
+/* Reference step 6: differentiate a rank-0 target with respect to every
+ * parameter, or say why not. */
+static bool
+build_derivative (TpSession *s)
+{
+  TpTape *t = &s->prog.tape;
+  const TpShape *shape = &t->shape[s->target];
+  TpBuf out;
+
+  tp_buf_init (&out);
+  if (shape->rank != 0)
+    {
+      tp_buf_putc (&out, '`');
+      tp_buf_puts (&out, s->target_name);
+      tp_buf_puts (&out, "` has shape ");
+      tp_buf_shape (&out, shape);
+      tp_buf_puts (&out, " and a gradient needs a rank-0 target: wrap it in "
+                         "`sum(...)`, or pick another target.\n");
+      return take (s, TP_READING_DERIVATIVE, &out);
+    }
+  if (s->n_wrt == 0)
+    {
+      tp_buf_puts (&out, "there is no parameter to differentiate with respect "
+                         "to: declare one with `w = parameter [2, 2]`.\n");
+      return take (s, TP_READING_DERIVATIVE, &out);
+    }
+  s->grads = tp_arena_alloc (&s->arena, s->n_wrt * sizeof *s->grads);
+  if (s->grads == NULL)
+    {
+      t->error = TP_TAPE_NO_MEMORY;
+      return false;
+    }
+  if (!tp_differentiate (t, s->target, s->wrt, s->n_wrt, s->grads))
+    return false;
+  s->differentiated = true;
+
+  tp_tape_describe_range (t, 0, s->spec_nodes, &out);
+  tp_buf_puts (&out, "-- ");
+  tp_buf_u64 (&out, t->len - s->spec_nodes);
+  tp_buf_puts (&out, " nodes appended by differentiate: ");
+  for (uint32_t k = 0; k < s->n_wrt; k++)
+    {
+      if (k > 0)
+        tp_buf_puts (&out, ", ");
+      tp_buf_puts (&out, "d ");
+      tp_buf_puts (&out, s->target_name);
+      tp_buf_puts (&out, " / d ");
+      put_display_name (s, s->wrt[k], &out);
+      tp_buf_puts (&out, " is node ");
+      tp_buf_u64 (&out, s->grads[k]);
+    }
+  tp_buf_putc (&out, '\n');
+  tp_tape_describe_range (t, s->spec_nodes, t->len, &out);
+  tp_tape_describe_total (t, "tape", &out);
+  if (!take (s, TP_READING_DERIVATIVE, &out))
+    {
+      t->error = TP_TAPE_NO_MEMORY;
+      return false;
+    }
+  return true;
+}
+
 static bool
 build_plan (TpSession *s, bool exact)
 {
@@ -379,6 +482,21 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
   resolve_target (s, choices);
   if (!resolve_observe (s, choices))
     return out_of_memory (s);
+  if (!build_derivative (s))
+    {
+      /* A limit met while differentiating is reported on the target's
+       * line. */
+      uint32_t line = 1;
+      for (uint32_t k = 0; k < s->prog.n_stmts; k++)
+        if (strcmp (s->prog.stmts[k].name, s->target_name) == 0)
+          line = s->prog.stmts[k].line;
+      tp_buf_clear (&s->prog.message);
+      tp_program_tape_error (&s->prog, line, 1);
+      if (s->prog.no_memory || s->prog.message.failed)
+        return out_of_memory (s);
+      return refuse (s, TP_STATUS_REFUSED, line, 1, s->prog.message.data,
+                     s->prog.message.len);
+    }
 
   /* The values: the whole tape, default inputs. */
   s->values = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
@@ -387,8 +505,8 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
       || !tp_run_forward (&s->prog.tape, &s->arena, s->values))
     return out_of_memory (s);
 
-  if (!build_plan (s, exact) || !build_values (s) || !build_summary (s)
-      || !build_names (s))
+  if (!build_plan (s, exact) || !build_stablehlo (s) || !build_values (s)
+      || !build_dot (s) || !build_summary (s) || !build_names (s))
     return out_of_memory (s);
   for (int r = 0; r < TP_N_READINGS; r++)
     if (s->readings[r] == NULL)
@@ -424,6 +542,19 @@ tp_session_names (const TpSession *s, size_t *n_names)
   if (n_names != NULL)
     *n_names = s->n_names;
   return s->names;
+}
+
+static void
+json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
+                 uint64_t *budget)
+{
+  if (!first)
+    tp_buf_putc (out, ',');
+  tp_buf_puts (out, "{\"node\":");
+  tp_buf_u64 (out, node);
+  tp_buf_puts (out, ",\"value\":");
+  tp_json_tensor (out, s->values[node], &s->prog.tape.shape[node], budget);
+  tp_buf_putc (out, '}');
 }
 
 char *
@@ -513,6 +644,26 @@ tp_session_to_json (const TpSession *s)
         }
       tp_buf_putc (&out, '}');
     }
+  /* The StableHLO module's arguments and results with the interpreter's
+   * values, so a compiler can be checked against them. */
+  tp_json_key (&out, "arguments", false);
+  tp_buf_putc (&out, '[');
+  if (ok)
+    {
+      TpNode *args = tp_malloc ((s->prog.tape.len + 1) * sizeof *args);
+      uint32_t n = args != NULL ? tp_hlo_arguments (&s->plan, args) : 0;
+      if (args == NULL)
+        out.failed = true;
+      for (uint32_t k = 0; k < n; k++)
+        json_node_value (s, args[k], k == 0, &out, &budget);
+      tp_free (args);
+    }
+  tp_buf_putc (&out, ']');
+  tp_json_key (&out, "results", false);
+  tp_buf_putc (&out, '[');
+  for (uint32_t k = 0; ok && k < s->plan.n_results; k++)
+    json_node_value (s, s->plan.results[k], k == 0, &out, &budget);
+  tp_buf_putc (&out, ']');
   tp_json_key (&out, "diagnostics", false);
   tp_buf_putc (&out, '[');
   if (s->n_diags > 0)

@@ -22,7 +22,9 @@ test_seed_draws (void)
                    NULL, NULL, TP_READING_VALUES,
                    "a            []         0\n"
                    "n            []         1.5\n"
-                   "b            [2]        [-0.7730993, 0.40058702]\n");
+                   "b            [2]        [-0.7730993, 0.40058702]\n"
+                   "\n"
+                   "d n / d a      0\n");
 }
 
 static void

@@ -1,0 +1,15 @@
+/* tp-diff.h: reverse mode recorded as more tape (reference section 4). */
+#ifndef TP_DIFF_H
+#define TP_DIFF_H
+
+#include <stdbool.h>
+
+#include "tp-tape.h"
+
+/* Appends the gradient of the rank-0 node loss with respect to each
+ * wrt[k] to the tape and stores its node in grads[k].  Existing nodes
+ * never change.  False when a record fails (tape->error says why). */
+bool tp_differentiate (TpTape *tape, TpNode loss, const TpNode *wrt,
+                       uint32_t n_wrt, TpNode *grads);
+
+#endif /* TP_DIFF_H */

@@ -1,0 +1,19 @@
+/* tp-hlo.h: the plan written as StableHLO text (reference section 6). */
+#ifndef TP_HLO_H
+#define TP_HLO_H
+
+#include <stdbool.h>
+
+#include "tp-buf.h"
+#include "tp-plan.h"
+
+/* Appends the module for plan to out: arguments are the wanted
+ * parameters then the wanted inputs, each in index order; results are
+ * plan->results in order. */
+void tp_hlo_emit (const TpPlan *plan, TpBuf *out);
+
+/* The argument order: writes the wanted parameters then the wanted inputs
+ * into args (room for tape->len nodes) and returns their count. */
+uint32_t tp_hlo_arguments (const TpPlan *plan, TpNode *args);
+
+#endif /* TP_HLO_H */
