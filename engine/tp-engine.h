@@ -58,6 +58,7 @@ typedef struct
 {
   const char *name;
   uint32_t node;
+  uint32_t line;        /* the statement's line in the source, 1-based */
   uint32_t rank;
   const uint32_t *dims;
   bool scalar;
@@ -79,6 +80,24 @@ const TpDiag  *tp_session_diags      (const TpSession *session,
                                       size_t *n_diags);
 const TpName  *tp_session_names      (const TpSession *session,
                                       size_t *n_names);
+/* The nodes the StableHLO module takes as %arg0, %arg1, ... in order
+ * (borrowed; NULL with *n_args 0 when the program was refused). */
+const uint32_t *tp_session_arguments (const TpSession *session,
+                                      size_t *n_args);
+/* What the last compile recorded, for tests and benchmarks: statements,
+ * nodes on the tape (the gradient's included), their elements together
+ * and the interpreter's estimated multiply-adds.  The limits bound each
+ * (README, Limits); after a refusal they count what was recorded. */
+typedef struct
+{
+  uint32_t statements;
+  uint32_t nodes;
+  uint64_t elements;
+  uint64_t work;
+} TpStats;
+
+void           tp_session_stats      (const TpSession *session,
+                                      TpStats *stats);
 /* The JSON object with every reading, or NULL when memory runs out; the
  * caller frees it with tp_string_free. */
 char          *tp_session_to_json    (const TpSession *session);

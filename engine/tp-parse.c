@@ -600,7 +600,7 @@ parse_name (Parser *p, TpNode *out)
     {
       TpBuf *m = &p->prog->message;
       tp_buf_putc (m, '`');
-      tp_buf_append (m, t->text, t->len);
+      tp_lex_put_text (m, t->text, t->len);
       tp_buf_puts (m, "` is not defined yet");
       return fail_at (p, t->line, t->column);
     }
@@ -754,6 +754,13 @@ add_statement (Parser *p, const TpToken *name, TpNode node)
   TpProgram *prog = p->prog;
   char *text;
 
+  if (prog->n_stmts >= TP_LIMIT_STATEMENTS)
+    {
+      tp_buf_puts (&prog->message, "the program has more than ");
+      tp_buf_u64 (&prog->message, TP_LIMIT_STATEMENTS);
+      tp_buf_puts (&prog->message, " statements");
+      return fail_at (p, name->line, name->column);
+    }
   if (prog->n_stmts == prog->cap_stmts)
     {
       uint32_t cap = prog->cap_stmts ? prog->cap_stmts * 2 : 32;
@@ -820,7 +827,7 @@ tp_parse (TpProgram *prog, const char *src, size_t len)
                          p.lex.err.len);
           prog->line = p.lex.err_line;
           prog->column = p.lex.err_column;
-          if (p.lex.err.failed)
+          if (p.lex.err.failed || prog->message.failed)
             prog->no_memory = true;
           tp_lex_clear (&p.lex);
           return false;

@@ -5,6 +5,7 @@
  * so front ends can borrow them cheaply. */
 #include "tp-engine.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tp-alloc.h"
@@ -43,6 +44,8 @@ struct _TpSession
   TpNode *grads;                /* their gradients, when differentiated */
   uint32_t n_wrt;
   bool differentiated;
+  TpNode *args;                 /* the StableHLO module's arguments */
+  uint32_t n_args;
   TpNode *display;              /* per node: first statement naming it */
   TpPlan plan;
 };
@@ -264,6 +267,7 @@ build_names (TpSession *s)
       const TpShape *shape = &p->tape.shape[p->stmts[k].node];
       nm->name = p->stmts[k].name;
       nm->node = p->stmts[k].node;
+      nm->line = p->stmts[k].line;
       nm->rank = shape->rank;
       nm->dims = shape->dims;
       nm->scalar = shape->rank == 0;
@@ -278,6 +282,11 @@ build_stablehlo (TpSession *s)
 {
   TpBuf out;
 
+  s->args = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
+                                       * sizeof *s->args);
+  if (s->args == NULL)
+    return false;
+  s->n_args = tp_hlo_arguments (&s->plan, s->args);
   tp_buf_init (&out);
   tp_hlo_emit (&s->plan, &out);
   return take (s, TP_READING_STABLEHLO, &out);
@@ -306,6 +315,7 @@ build_dot (TpSession *s)
   in.wrt = s->wrt;
   in.grads = s->differentiated ? s->grads : NULL;
   in.n_wrt = s->n_wrt;
+  in.budget = 0;              /* TP_DOT_BUDGET */
   tp_buf_init (&out);
   tp_dot_write (&in, &out);
   return take (s, TP_READING_DOT, &out);
@@ -315,7 +325,7 @@ static bool
 build_values (TpSession *s)
 {
   TpBuf out;
-  uint64_t budget = TP_VALUES_BUDGET;
+  TpValuesBudget budget = { TP_VALUES_BUDGET, TP_SUMMARY_BUDGET };
 
   tp_buf_init (&out);
   tp_values_statements (&s->prog, s->values, &out, &budget);
@@ -544,6 +554,24 @@ tp_session_names (const TpSession *s, size_t *n_names)
   return s->names;
 }
 
+const uint32_t *
+tp_session_arguments (const TpSession *s, size_t *n_args)
+{
+  if (n_args != NULL)
+    *n_args = s->status == TP_STATUS_OK ? s->n_args : 0;
+  return s->status == TP_STATUS_OK ? s->args : NULL;
+}
+
+void
+tp_session_stats (const TpSession *s, TpStats *stats)
+{
+  memset (stats, 0, sizeof *stats);
+  stats->statements = s->prog.n_stmts;
+  stats->nodes = s->prog.tape.len;
+  stats->elements = s->prog.tape.elements;
+  stats->work = s->prog.tape.work;
+}
+
 static void
 json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
                  uint64_t *budget)
@@ -557,6 +585,53 @@ json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
   tp_buf_putc (out, '}');
 }
 
+typedef struct
+{
+  const char *name;
+  uint32_t stmt;
+} NamedStmt;
+
+static int
+compare_named (const void *a, const void *b)
+{
+  const NamedStmt *x = a, *y = b;
+  int c = strcmp (x->name, y->name);
+
+  if (c != 0)
+    return c;
+  return x->stmt < y->stmt ? -1 : x->stmt > y->stmt;
+}
+
+/* Per statement, 1 when it is the first to assign its name: statements
+ * sorted by name, then by position, start each run with the first, so
+ * this takes n log n where a scan of the earlier statements took n^2.
+ * NULL when memory runs out; the caller frees it. */
+static uint8_t *
+first_assignments (const TpProgram *p)
+{
+  uint32_t n = p->n_stmts;
+  NamedStmt *sorted = tp_malloc ((n + 1) * sizeof *sorted);
+  uint8_t *first = tp_malloc (n + 1);
+
+  if (sorted == NULL || first == NULL)
+    {
+      tp_free (sorted);
+      tp_free (first);
+      return NULL;
+    }
+  for (uint32_t k = 0; k < n; k++)
+    {
+      sorted[k].name = p->stmts[k].name;
+      sorted[k].stmt = k;
+    }
+  qsort (sorted, n, sizeof *sorted, compare_named);
+  for (uint32_t k = 0; k < n; k++)
+    first[sorted[k].stmt] = k == 0
+                            || strcmp (sorted[k - 1].name, sorted[k].name) != 0;
+  tp_free (sorted);
+  return first;
+}
+
 char *
 tp_session_to_json (const TpSession *s)
 {
@@ -564,6 +639,7 @@ tp_session_to_json (const TpSession *s)
   uint64_t budget = TP_VALUES_BUDGET;
   bool ok = s->status == TP_STATUS_OK;
   bool first;
+  uint8_t *first_use = NULL;
 
   tp_buf_init (&out);
   tp_buf_putc (&out, '{');
@@ -609,14 +685,13 @@ tp_session_to_json (const TpSession *s)
   tp_json_key (&out, "tensors", false);
   tp_buf_putc (&out, '{');
   first = true;
-  for (uint32_t k = 0; ok && k < s->prog.n_stmts; k++)
+  if (ok && (first_use = first_assignments (&s->prog)) == NULL)
+    out.failed = true;
+  for (uint32_t k = 0; first_use != NULL && k < s->prog.n_stmts; k++)
     {
       const char *name = s->prog.stmts[k].name;
       TpNode node = tp_program_lookup (&s->prog, name, strlen (name));
-      bool first_time = true;
-      for (uint32_t j = 0; j < k && first_time; j++)
-        first_time = strcmp (s->prog.stmts[j].name, name) != 0;
-      if (!first_time)
+      if (!first_use[k])
         continue;
       tp_json_key (&out, name, first);
       first = false;
@@ -624,6 +699,7 @@ tp_session_to_json (const TpSession *s)
                       &budget);
     }
   tp_buf_putc (&out, '}');
+  tp_free (first_use);
   if (ok && s->differentiated)
     {
       tp_json_key (&out, "gradients", false);
@@ -648,16 +724,8 @@ tp_session_to_json (const TpSession *s)
    * values, so a compiler can be checked against them. */
   tp_json_key (&out, "arguments", false);
   tp_buf_putc (&out, '[');
-  if (ok)
-    {
-      TpNode *args = tp_malloc ((s->prog.tape.len + 1) * sizeof *args);
-      uint32_t n = args != NULL ? tp_hlo_arguments (&s->plan, args) : 0;
-      if (args == NULL)
-        out.failed = true;
-      for (uint32_t k = 0; k < n; k++)
-        json_node_value (s, args[k], k == 0, &out, &budget);
-      tp_free (args);
-    }
+  for (uint32_t k = 0; ok && k < s->n_args; k++)
+    json_node_value (s, s->args[k], k == 0, &out, &budget);
   tp_buf_putc (&out, ']');
   tp_json_key (&out, "results", false);
   tp_buf_putc (&out, '[');

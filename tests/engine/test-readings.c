@@ -180,8 +180,22 @@ test_names (void)
   g_assert_true (names[2].parameter);
   g_assert_cmpstr (names[3].name, ==, "w");
   g_assert_cmpuint (names[3].node, ==, 2);
+  g_assert_cmpuint (names[0].line, ==, 1);
+  g_assert_cmpuint (names[3].line, ==, 4);
   g_assert_true (names[3].scalar);
   g_assert_false (names[3].parameter);
+  tp_session_free (s);
+
+  /* The StableHLO arguments: wanted parameters, then wanted inputs. */
+  s = tp_test_compile ("x = input 2.0\nw = parameter 1.0\nu = input 3.0\n"
+                       "loss = w * x\n", NULL, NULL, TP_STATUS_OK);
+  {
+    size_t n_args;
+    const uint32_t *args = tp_session_arguments (s, &n_args);
+    g_assert_cmpuint (n_args, ==, 2);
+    g_assert_cmpuint (args[0], ==, 1);
+    g_assert_cmpuint (args[1], ==, 0);
+  }
   tp_session_free (s);
 }
 

@@ -1,0 +1,375 @@
+/* test-document.c: the document object: readings exactly as the engine
+ * gives them, the debounced worker, stale readings, files and drafts. */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tp-document.h"
+#include "tp-ui-test-util.h"
+
+#define README "# the README sample\n" \
+               "w = parameter 0.0\n" \
+               "x = input 2.0\n" \
+               "y = input 4.0\n" \
+               "error = w * x - y\n" \
+               "loss = error * error\n"
+
+/* Compiles @source with the engine directly: what the CLI prints. */
+static TpSession *
+engine_readings (const char *source,
+                 const char *target,
+                 const char *observe,
+                 gboolean    exact)
+{
+  TpSession *session = tp_session_new ();
+  const char *obs[1] = { observe };
+  TpChoices choices = { target, obs, observe != NULL ? 1 : 0, exact };
+
+  tp_session_compile (session, source, strlen (source), &choices);
+  return session;
+}
+
+static void
+assert_readings_equal (TpDocument *document,
+                       TpSession  *session)
+{
+  TpReadings *readings = tp_document_get_readings (document);
+
+  g_assert_nonnull (readings);
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    g_assert_cmpstr (tp_readings_get_text (readings, (TpReading) r), ==,
+                     tp_session_reading (session, (TpReading) r));
+}
+
+static void
+test_document_readings (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  TpSession *session = engine_readings (README, NULL, NULL, FALSE);
+  TpReadings *readings;
+
+  tp_document_set_text (document, README);
+  tp_document_recompute_now (document);
+  g_assert_false (tp_document_get_busy (document));
+  g_assert_false (tp_document_get_stale (document));
+  g_assert_null (tp_document_get_diagnostic (document));
+  assert_readings_equal (document, session);
+  g_assert_cmpstr (tp_readings_get_text (tp_document_get_readings (document), TP_READING_SPEC),
+                   !=, "");
+
+  readings = tp_document_get_readings (document);
+  g_assert_cmpuint (readings->n_names, ==, 5);
+  g_assert_cmpstr (readings->names[3].name, ==, "error");
+  g_assert_cmpuint (readings->names[3].node, ==, 4);
+  g_assert_true (readings->names[4].scalar);
+  g_assert_true (readings->names[0].parameter);
+  g_assert_cmpstr (readings->names[0].shape, ==, "[]");
+  tp_session_free (session);
+
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+static void
+test_document_choices (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  TpSession *session;
+
+  tp_document_set_text (document, README);
+  tp_document_set_target (document, "error");
+  tp_document_set_observe (document, "x");
+  tp_document_set_exact (document, TRUE);
+  tp_document_recompute_now (document);
+  session = engine_readings (README, "error", "x", TRUE);
+  assert_readings_equal (document, session);
+  tp_session_free (session);
+
+  /* "" and NULL both mean the default */
+  tp_document_set_target (document, "");
+  tp_document_set_observe (document, NULL);
+  g_assert_null (tp_document_get_target (document));
+  tp_document_recompute_now (document);
+  session = engine_readings (README, NULL, NULL, TRUE);
+  assert_readings_equal (document, session);
+  tp_session_free (session);
+
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !tp_document_get_busy (data);
+}
+
+/* An edit is read after the debounce, by the worker, without any call. */
+static void
+test_document_debounced_worker (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  GtkTextIter end;
+  TpSession *session;
+  gint64 start;
+
+  tp_document_set_text (document, README);
+  tp_document_recompute_now (document);
+
+  /* Several quick edits: only the last state matters. */
+  start = g_get_monotonic_time ();
+  for (int i = 0; i < 5; i++)
+    {
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, i == 4 ? "z = loss * 2.0\n" : "", -1);
+    }
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, "# done\n", -1);
+  /* editing never waits for a reading */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, TP_RECOMPUTE_DELAY_MS * 1000);
+  g_assert_true (tp_document_get_busy (document));
+  g_assert_true (tp_test_wait_until (not_busy, document, 10));
+
+  session = engine_readings (README "z = loss * 2.0\n# done\n", NULL, NULL, FALSE);
+  assert_readings_equal (document, session);
+  tp_session_free (session);
+
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+/* A result that comes back after a newer edit is dropped. */
+static void
+test_document_stale_result_dropped (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  TpSession *session;
+
+  tp_document_set_text (document, README);          /* queues a worker read */
+  tp_document_set_text (document, "a = parameter 1.0\n");
+  tp_document_recompute_now (document);              /* newer than both */
+  g_assert_true (tp_test_wait_until (not_busy, document, 10));
+  /* let any worker result arrive; it must not replace the newer one */
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  session = engine_readings ("a = parameter 1.0\n", NULL, NULL, FALSE);
+  assert_readings_equal (document, session);
+  tp_session_free (session);
+
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+static void
+test_document_refused (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  const char *bad = "# the README sample\nw = parameter 0.0\nx = input [2]\ny = x @ x\n";
+  TpSession *good = engine_readings (README, NULL, NULL, FALSE);
+  TpSession *refused = engine_readings (bad, NULL, NULL, FALSE);
+  g_autofree char *expected = NULL;
+  const TpDiag *diag;
+  size_t n = 0;
+  guint line = 0, column = 0;
+
+  tp_document_set_text (document, README);
+  tp_document_recompute_now (document);
+  tp_document_set_text (document, bad);
+  tp_document_recompute_now (document);
+
+  diag = tp_session_diags (refused, &n);
+  g_assert_cmpuint (n, ==, 1);
+  expected = g_strdup_printf ("%u:%u: %s", diag->line, diag->column, diag->message);
+  g_assert_cmpstr (tp_document_get_diagnostic (document), ==, expected);
+  g_assert_true (tp_document_get_diagnostic_position (document, &line, &column));
+  g_assert_cmpuint (line, ==, 4);
+  g_assert_cmpuint (column, ==, diag->column);
+  /* the last good readings stay, marked stale */
+  g_assert_true (tp_document_get_stale (document));
+  assert_readings_equal (document, good);
+
+  /* fixing the line clears both */
+  tp_document_set_text (document, README);
+  tp_document_recompute_now (document);
+  g_assert_false (tp_document_get_stale (document));
+  g_assert_null (tp_document_get_diagnostic (document));
+
+  tp_session_free (good);
+  tp_session_free (refused);
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+static void
+test_document_lines (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autoptr(GArray) lines = NULL;
+
+  tp_document_set_text (document, README "\nerror = loss - 1.0\n");
+  tp_document_recompute_now (document);
+  g_assert_cmpint (tp_document_node_for_line (document, 1), ==, -1);  /* comment */
+  g_assert_cmpint (tp_document_node_for_line (document, 2), ==, 0);   /* w */
+  g_assert_cmpint (tp_document_node_for_line (document, 5), ==, 4);   /* error */
+  g_assert_cmpint (tp_document_node_for_line (document, 6), ==, 5);   /* loss */
+  g_assert_cmpint (tp_document_node_for_line (document, 7), ==, -1);  /* blank */
+  g_assert_cmpint (tp_document_node_for_line (document, 8), >, 5);    /* error again */
+  lines = tp_document_lines_for_node (document, 4);
+  g_assert_cmpuint (lines->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lines, guint, 0), ==, 5);
+
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  gboolean ok;
+  GError *error;
+} AsyncWait;
+
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  AsyncWait *wait = data;
+
+  wait->ok = tp_document_save_finish (TP_DOCUMENT (object), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+static void
+load_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  AsyncWait *wait = data;
+
+  wait->ok = tp_document_load_finish (TP_DOCUMENT (object), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+static void
+test_document_save_open (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autoptr(TpDocument) reopened = tp_document_new ();
+  g_autofree char *dir = g_dir_make_tmp ("topos-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "program.tape", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *text = NULL;
+  g_autofree char *on_disk = NULL;
+  g_autofree char *title = NULL;
+  AsyncWait wait = { g_main_loop_new (NULL, FALSE), FALSE, NULL };
+  g_autoptr(GDir) d = NULL;
+  guint n_entries = 0;
+
+  tp_document_set_text (document, README);
+  g_assert_true (tp_document_get_modified (document));
+  tp_document_save_async (document, file, NULL, save_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  g_assert_true (wait.ok);
+  g_assert_false (tp_document_get_modified (document));
+  g_assert_true (g_file_equal (tp_document_get_file (document), file));
+  g_assert_true (g_file_get_contents (path, &on_disk, NULL, NULL));
+  g_assert_cmpstr (on_disk, ==, README);
+  /* atomic: no temporary file is left beside it */
+  d = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (d) != NULL)
+    n_entries++;
+  g_assert_cmpuint (n_entries, ==, 1);
+
+  tp_document_load_async (reopened, file, NULL, load_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  text = tp_document_dup_text (reopened);
+  g_assert_cmpstr (text, ==, README);
+  g_assert_false (tp_document_get_modified (reopened));
+  title = tp_document_dup_title (reopened);
+  g_assert_cmpstr (title, ==, "program.tape");
+  g_assert_true (tp_test_wait_until (not_busy, reopened, 10));
+  g_assert_nonnull (tp_document_get_readings (reopened));
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_main_loop_unref (wait.loop);
+  g_assert_finalize_object (g_steal_pointer (&document));
+  g_assert_finalize_object (g_steal_pointer (&reopened));
+}
+
+static gboolean
+has_draft (gpointer data)
+{
+  return tp_document_get_draft_id (data) != NULL;
+}
+
+/* Unsaved edits are kept in the state directory and come back. */
+static void
+test_document_drafts (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autoptr(TpDocument) restored = tp_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) drafts = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *text = NULL;
+
+  /* earlier cases left their unsaved documents behind as drafts, as a
+   * crash would: start from none */
+  drafts = tp_document_list_drafts ();
+  for (guint i = 0; drafts[i] != NULL; i++)
+    {
+      g_autoptr(TpDocument) old = tp_document_new ();
+      g_assert_true (tp_document_restore_draft (old, drafts[i], NULL));
+      tp_document_discard_draft (old);
+    }
+  g_clear_pointer (&drafts, g_strfreev);
+  drafts = tp_document_list_drafts ();
+  g_assert_cmpuint (g_strv_length (drafts), ==, 0);
+  g_clear_pointer (&drafts, g_strfreev);
+
+  tp_document_set_text (document, README);
+  tp_document_set_target (document, "error");
+  /* the autosave timer writes the draft by itself */
+  g_assert_true (tp_test_wait_until (has_draft, document, 10));
+  id = g_strdup (tp_document_get_draft_id (document));
+  drafts = tp_document_list_drafts ();
+  g_assert_cmpuint (g_strv_length (drafts), ==, 1);
+  g_assert_cmpstr (drafts[0], ==, id);
+
+  /* a crash: the document is gone without saving */
+  g_assert_finalize_object (g_steal_pointer (&document));
+
+  g_assert_true (tp_document_restore_draft (restored, id, &error));
+  g_assert_no_error (error);
+  text = tp_document_dup_text (restored);
+  g_assert_cmpstr (text, ==, README);
+  g_assert_cmpstr (tp_document_get_target (restored), ==, "error");
+  g_assert_true (tp_document_get_modified (restored));
+
+  /* discarding (or saving) removes it */
+  tp_document_discard_draft (restored);
+  g_clear_pointer (&drafts, g_strfreev);
+  drafts = tp_document_list_drafts ();
+  g_assert_cmpuint (g_strv_length (drafts), ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&restored));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  tp_test_init (&argc, &argv);
+
+  g_test_add_func ("/ui/document/readings", test_document_readings);
+  g_test_add_func ("/ui/document/choices", test_document_choices);
+  g_test_add_func ("/ui/document/debounced-worker", test_document_debounced_worker);
+  g_test_add_func ("/ui/document/stale-result-dropped", test_document_stale_result_dropped);
+  g_test_add_func ("/ui/document/refused", test_document_refused);
+  g_test_add_func ("/ui/document/lines", test_document_lines);
+  g_test_add_func ("/ui/document/save-open", test_document_save_open);
+  g_test_add_func ("/ui/document/drafts", test_document_drafts);
+
+  return g_test_run ();
+}

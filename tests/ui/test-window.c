@@ -1,0 +1,412 @@
+/* test-window.c: the playground window under Xvfb.  Every case that maps
+ * a window runs in its own subprocess (Console's habit). */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tp-document.h"
+#include "tp-editor.h"
+#include "tp-picture-view.h"
+#include "tp-text-pane.h"
+#include "tp-ui-test-util.h"
+#include "tp-window.h"
+
+#define SUBPROCESS_TIMEOUT (60 * G_USEC_PER_SEC)
+
+static TpWindow *
+window_new_on_readme (void)
+{
+  TpWindow *window = tp_window_new (NULL);
+
+  tp_window_open_sample (window, "readme");
+  tp_document_recompute_now (tp_window_get_document (window));
+  return window;
+}
+
+static char *
+pane_text (TpWindow *window,
+           TpPane    pane)
+{
+  return tp_text_pane_dup_text (TP_TEXT_PANE (tp_window_get_pane (window, pane)));
+}
+
+/* Every text pane shows exactly what the engine says, for the current
+ * text and choices. */
+static void
+assert_panes_match_engine (TpWindow   *window,
+                           const char *target,
+                           const char *observe,
+                           gboolean    exact)
+{
+  TpDocument *document = tp_window_get_document (window);
+  g_autofree char *source = tp_document_dup_text (document);
+  TpSession *session = tp_session_new ();
+  const char *obs[1] = { observe };
+  TpChoices choices = { target, obs, observe != NULL ? 1 : 0, exact };
+  g_autofree char *summary = NULL;
+
+  g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);
+  for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    {
+      g_autofree char *text = pane_text (window, (TpPane) p);
+      g_assert_cmpstr (text, ==, tp_session_reading (session, (TpReading) p));
+    }
+  summary = g_strchomp (g_strdup (tp_session_reading (session, TP_READING_SUMMARY)));
+  g_assert_cmpstr (tp_window_get_summary (window), ==, summary);
+  tp_session_free (session);
+}
+
+static void
+test_window_builds (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      g_autofree char *spec = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      spec = pane_text (window, TP_PANE_SPEC);
+      g_assert_true (g_str_has_prefix (spec, "   0  Parameter"));
+      assert_panes_match_engine (window, "loss", "error", FALSE);
+      g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                       "The README sample – Topos Playground");
+      g_assert_cmpstr (tp_editor_get_diagnostic_text (tp_window_get_editor (window)), ==, "");
+
+      g_object_ref (window);
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_assert_finalize_object (window);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static void
+type_at_end (TpDocument *document,
+             const char *text)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  GtkTextIter end;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert_interactive (buffer, &end, text, -1, TRUE);
+}
+
+static gboolean
+window_ready (gpointer data)
+{
+  return tp_window_get_ready (data);
+}
+
+/* Typing re-reads by itself after the debounce. */
+static void
+test_window_edit_rereads (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpDocument *document = tp_window_get_document (window);
+      g_autofree char *values = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      type_at_end (document, "twice = loss * 2.0\n");
+      g_assert_true (tp_document_get_busy (document));
+      g_assert_true (tp_test_wait_until (window_ready, window, 20));
+      values = pane_text (window, TP_PANE_VALUES);
+      g_assert_nonnull (strstr (values, "twice        []         32\n"));
+      assert_panes_match_engine (window, "loss", "error", FALSE);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static guint
+find_item (GtkDropDown *dropdown,
+           const char  *name)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), name) == 0)
+      return i;
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The controls list what the names list says and change the readings as
+ * the command line's --target, --observe and --exact do. */
+static void
+test_window_controls (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpDocument *document = tp_window_get_document (window);
+      GtkDropDown *target = tp_window_get_target_dropdown (window);
+      GtkDropDown *observe = tp_window_get_observe_dropdown (window);
+      GListModel *targets = gtk_drop_down_get_model (target);
+      GListModel *observes = gtk_drop_down_get_model (observe);
+
+      gtk_window_present (GTK_WINDOW (window));
+      /* target: the default then every rank-0 name; observe: every name */
+      g_assert_cmpuint (g_list_model_get_n_items (targets), ==, 6);
+      g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (targets), 0), ==, "the last scalar");
+      g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (observes), 0), ==, "nothing extra");
+      g_assert_cmpuint (g_list_model_get_n_items (observes), ==, 6);
+      g_assert_cmpuint (gtk_drop_down_get_selected (target), ==, find_item (target, "loss"));
+      g_assert_cmpuint (gtk_drop_down_get_selected (observe), ==, find_item (observe, "error"));
+
+      gtk_drop_down_set_selected (target, find_item (target, "error"));
+      gtk_drop_down_set_selected (observe, 0);
+      g_assert_cmpstr (tp_document_get_target (document), ==, "error");
+      g_assert_null (tp_document_get_observe (document));
+      tp_document_recompute_now (document);
+      assert_panes_match_engine (window, "error", NULL, FALSE);
+
+      gtk_drop_down_set_selected (observe, find_item (observe, "x"));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.exact", NULL));
+      g_assert_true (tp_document_get_exact (document));
+      tp_document_recompute_now (document);
+      assert_panes_match_engine (window, "error", "x", TRUE);
+
+      /* a program with no rank-0 value offers only the default */
+      tp_window_open_sample (window, "not-yet-a-scalar");
+      tp_document_recompute_now (document);
+      g_assert_cmpuint (g_list_model_get_n_items (targets), ==, 1);  /* y is [1, 2] */
+      g_assert_cmpuint (g_list_model_get_n_items (observes), ==, 4);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* A refused line shows `line:column: message`, underlines the spot, and
+ * every pane keeps its last good reading, marked stale. */
+static void
+test_window_refused (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpDocument *document = tp_window_get_document (window);
+      TpEditor *editor = tp_window_get_editor (window);
+      g_autofree char *before[TP_N_PANES] = { NULL };
+      const char *bad = "# the README sample\nw = parameter 0.0\nx = input [2]\ny = x @ x\n";
+      TpSession *session = tp_session_new ();
+      const TpDiag *diag;
+      size_t n = 0;
+      g_autofree char *expected = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+        before[p] = pane_text (window, (TpPane) p);
+
+      tp_document_set_text (document, bad);
+      tp_document_recompute_now (document);
+
+      tp_session_compile (session, bad, strlen (bad), NULL);
+      diag = tp_session_diags (session, &n);
+      expected = g_strdup_printf ("%u:%u: %s", diag->line, diag->column, diag->message);
+      g_assert_cmpstr (tp_editor_get_diagnostic_text (editor), ==, expected);
+      g_assert_true (g_str_has_prefix (expected, "4:"));
+      g_assert_true (tp_editor_has_error_underline (editor));
+      for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+        {
+          g_autofree char *now = pane_text (window, (TpPane) p);
+          GtkWidget *pane = tp_window_get_pane (window, (TpPane) p);
+
+          g_assert_cmpstr (now, ==, before[p]);
+          g_assert_true (gtk_widget_has_css_class (pane, "stale"));
+        }
+      g_assert_true (gtk_widget_has_css_class (tp_window_get_pane (window, TP_PANE_PICTURE), "stale"));
+      g_assert_true (g_str_has_prefix (tp_window_get_summary (window), "(last good reading) "));
+
+      /* undo brings the program back, and the marks go */
+      g_assert_true (gtk_text_buffer_get_can_undo (GTK_TEXT_BUFFER (tp_document_get_buffer (document))));
+      gtk_text_buffer_undo (GTK_TEXT_BUFFER (tp_document_get_buffer (document)));
+      tp_document_recompute_now (document);
+      g_assert_cmpstr (tp_editor_get_diagnostic_text (editor), ==, "");
+      g_assert_false (tp_editor_has_error_underline (editor));
+      g_assert_false (gtk_widget_has_css_class (tp_window_get_pane (window, TP_PANE_SPEC), "stale"));
+
+      tp_session_free (session);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static char *
+selected_line (TpWindow *window,
+               TpPane    pane)
+{
+  GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, pane)));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected");
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_line_end (&end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* Putting the cursor on a statement selects its node in every pane. */
+static void
+test_window_cross_highlight (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpDocument *document = tp_window_get_document (window);
+      GtkTextView *view = tp_editor_get_view (tp_window_get_editor (window));
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      GtkTextIter iter;
+      g_autofree char *spec = NULL;
+      g_autofree char *plan = NULL;
+      g_autofree char *values = NULL;
+      g_autofree char *hlo = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      /* line 5 is `error = w * x - y`: node 4 */
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, 4);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, 4);
+
+      spec = selected_line (window, TP_PANE_SPEC);
+      g_assert_cmpstr (spec, ==, "   4  Sub            3, 2               []");
+      plan = selected_line (window, TP_PANE_PLAN);
+      g_assert_true (g_str_has_prefix (plan, "   4  Sub"));
+      values = selected_line (window, TP_PANE_VALUES);
+      g_assert_true (g_str_has_prefix (values, "error "));
+      g_assert_true (tp_text_pane_is_selected_visible (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_DERIVATIVE))));
+      hlo = selected_line (window, TP_PANE_STABLEHLO);
+      if (hlo != NULL)   /* StableHLO names node 4 `%v4` */
+        g_assert_true (g_str_has_prefix (g_strchug (hlo), "%v4 = "));
+
+      /* and selecting in a reading highlights the statement in the editor */
+      tp_document_set_selected_node (document, 5);
+      g_clear_pointer (&spec, g_free);
+      spec = selected_line (window, TP_PANE_SPEC);
+      g_assert_true (g_str_has_prefix (spec, "   5  Mul"));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* Tiled shows six panes; focus shows one; the choice is kept. */
+static void
+test_window_layout (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      GtkWidget *plan = tp_window_get_pane (window, TP_PANE_PLAN);
+      GtkWidget *spec = tp_window_get_pane (window, TP_PANE_SPEC);
+      g_autoptr(GSettings) settings = tp_settings_new ();
+      TpWindow *second;
+
+      gtk_window_present (GTK_WINDOW (window));
+      g_assert_false (tp_window_get_focus_layout (window));
+      g_assert_true (gtk_widget_get_mapped (plan) || !gtk_widget_get_mapped (GTK_WIDGET (window)));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "plan"));
+      g_assert_true (tp_window_get_focus_layout (window));
+      g_assert_true (gtk_widget_is_ancestor (plan, GTK_WIDGET (window)));
+      g_assert_false (gtk_widget_get_child_visible (spec) && gtk_widget_is_drawable (spec));
+      g_assert_cmpint (g_settings_get_enum (settings, "layout"), ==, 1);
+      g_assert_cmpint (g_settings_get_enum (settings, "focus-pane"), ==, TP_PANE_PLAN);
+
+      /* a new window opens in the kept layout */
+      second = window_new_on_readme ();
+      g_assert_true (tp_window_get_focus_layout (second));
+      gtk_window_destroy (GTK_WINDOW (second));
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.focus-layout", NULL));
+      g_assert_false (tp_window_get_focus_layout (window));
+      g_assert_cmpint (g_settings_get_enum (settings, "layout"), ==, 0);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static void
+screenshot_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      data)
+{
+  GMainLoop *loop = data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tp_window_screenshot_finish (TP_WINDOW (object), result, &error));
+  g_assert_no_error (error);
+  g_main_loop_quit (loop);
+}
+
+/* The screenshot waits for every pane, then writes the window's PNG. */
+static void
+test_window_screenshot (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "test-window-screenshot.png", NULL);
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autoptr(GError) error = NULL;
+
+      tp_window_open_sample (window, "readme");   /* read by the worker */
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+      gtk_window_present (GTK_WINDOW (window));
+      g_unlink (path);
+      tp_window_screenshot_async (window, path, NULL, screenshot_done_cb, loop);
+      g_main_loop_run (loop);
+      g_assert_true (tp_window_get_ready (window));
+      for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+        {
+          g_autofree char *text = pane_text (window, (TpPane) p);
+          g_assert_cmpstr (text, !=, "");
+        }
+      texture = gdk_texture_new_from_filename (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_texture_get_width (texture), >=, 1000);
+      g_assert_cmpint (gdk_texture_get_height (texture), >=, 600);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  tp_test_init (&argc, &argv);
+
+  g_test_add_func ("/ui/window/builds", test_window_builds);
+  g_test_add_func ("/ui/window/edit-rereads", test_window_edit_rereads);
+  g_test_add_func ("/ui/window/controls", test_window_controls);
+  g_test_add_func ("/ui/window/refused", test_window_refused);
+  g_test_add_func ("/ui/window/cross-highlight", test_window_cross_highlight);
+  g_test_add_func ("/ui/window/layout", test_window_layout);
+  g_test_add_func ("/ui/window/screenshot", test_window_screenshot);
+
+  return g_test_run ();
+}

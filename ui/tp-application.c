@@ -1,0 +1,358 @@
+/* tp-application.c: the desktop application.
+ *
+ * `topos-playground [FILE...]` opens each file in a window; with no file
+ * it restores the drafts left by a crash, or else opens the README
+ * sample.  A second launch hands its files to the running instance, which
+ * opens each in a new window.  `--screenshot OUT.png` runs standalone,
+ * waits until every pane shows the current readings, writes the window
+ * to OUT.png and quits. */
+#include "config.h"
+
+#include <gtksourceview/gtksource.h>
+
+#include "tp-application.h"
+#include "tp-document.h"
+#include "tp-window.h"
+
+extern void tp_register_resource (void);
+
+struct _TpApplication
+{
+  GtkApplication parent_instance;
+
+  /* Owned references */
+  GSettings *settings;
+  GtkCssProvider *font_css;
+  char *screenshot;             /* --screenshot, or NULL */
+  gboolean failed;              /* the screenshot could not be written */
+};
+
+G_DEFINE_FINAL_TYPE (TpApplication, tp_application, GTK_TYPE_APPLICATION)
+
+void
+tp_ui_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      GtkSourceLanguageManager *languages;
+      const char * const *old_path;
+      g_autoptr(GStrvBuilder) path = g_strv_builder_new ();
+      g_auto(GStrv) new_path = NULL;
+      GtkCssProvider *css;
+      GdkDisplay *display = gdk_display_get_default ();
+
+      tp_register_resource ();
+      gtk_source_init ();
+      languages = gtk_source_language_manager_get_default ();
+      old_path = gtk_source_language_manager_get_search_path (languages);
+      g_strv_builder_add (path, "resource://" TP_RESOURCE_PREFIX "/language-specs/");
+      g_strv_builder_addv (path, (const char **) old_path);
+      new_path = g_strv_builder_end (path);
+      gtk_source_language_manager_set_search_path (languages, (const char * const *) new_path);
+
+      if (display != NULL)
+        {
+          css = gtk_css_provider_new ();
+          gtk_css_provider_load_from_resource (css, TP_RESOURCE_PREFIX "/style.css");
+          gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (css),
+                                                      GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+          g_object_unref (css);
+          gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (display),
+                                            TP_RESOURCE_PREFIX "/icons");
+        }
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/**
+ * tp_settings_new:
+ *
+ * The playground's settings.  When the schema is not installed (running
+ * from the build tree), the schema compiled beside the build is used.
+ *
+ * Returns: (transfer full): a new #GSettings
+ */
+GSettings *
+tp_settings_new (void)
+{
+  static GSettingsSchemaSource *build_source = NULL;
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, TP_APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      if (build_source == NULL)
+        build_source = g_settings_schema_source_new_from_directory (TP_BUILD_SCHEMA_DIR, source,
+                                                                    FALSE, NULL);
+      if (build_source != NULL)
+        schema = g_settings_schema_source_lookup (build_source, TP_APP_ID, TRUE);
+    }
+  if (schema == NULL)
+    g_error ("The settings schema %s is not installed", TP_APP_ID);
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+tp_application_font_size_cb (TpApplication *self)
+{
+  int size = g_settings_get_int (self->settings, "font-size");
+  /* Six readings share the width in the tiled layout: a point smaller
+   * there keeps a plan line whole; one reading alone is shown larger, for
+   * a projector. */
+  g_autofree char *css = g_strdup_printf ("textview.editor { font-size: %dpt; }\n"
+                                          "textview.reading { font-size: %d.5pt; }\n"
+                                          "window.focus-layout textview.reading { font-size: %dpt; }\n",
+                                          size, MAX (size - 2, 5), size + 2);
+
+  gtk_css_provider_load_from_data (self->font_css, css, -1);
+}
+
+static TpWindow *
+tp_application_new_window (TpApplication *self)
+{
+  TpWindow *window = tp_window_new (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+tp_application_screenshot_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(TpApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tp_window_screenshot_finish (TP_WINDOW (object), result, &error))
+    {
+      g_printerr ("topos-playground: %s\n", error->message);
+      self->failed = TRUE;
+    }
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+tp_application_maybe_screenshot (TpApplication *self,
+                                 TpWindow      *window)
+{
+  if (self->screenshot == NULL)
+    return;
+  tp_window_screenshot_async (window, self->screenshot, NULL,
+                              tp_application_screenshot_cb, g_object_ref (self));
+  g_clear_pointer (&self->screenshot, g_free);
+}
+
+static void
+tp_application_activate (GApplication *app)
+{
+  TpApplication *self = TP_APPLICATION (app);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_auto(GStrv) drafts = NULL;
+  TpWindow *window = NULL;
+
+  if (active != NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+  /* Edits that were never saved come back first. */
+  if (self->screenshot == NULL)
+    {
+      drafts = tp_document_list_drafts ();
+      for (guint i = 0; drafts[i] != NULL; i++)
+        {
+          TpWindow *w = tp_application_new_window (self);
+
+          if (tp_window_restore_draft (w, drafts[i]))
+            window = w;
+          else
+            gtk_window_destroy (GTK_WINDOW (w));
+        }
+    }
+  if (window == NULL)
+    {
+      window = tp_application_new_window (self);
+      tp_window_open_sample (window, "readme");
+    }
+  tp_application_maybe_screenshot (self, window);
+}
+
+static void
+tp_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  TpApplication *self = TP_APPLICATION (app);
+  TpWindow *window = NULL;
+
+  for (int i = 0; i < n_files; i++)
+    {
+      window = tp_application_new_window (self);
+      tp_window_open_file (window, files[i]);
+    }
+  if (window != NULL)
+    tp_application_maybe_screenshot (self, window);
+}
+
+static int
+tp_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  TpApplication *self = TP_APPLICATION (app);
+  const char *screenshot = NULL;
+
+  if (g_variant_dict_lookup (options, "version", "b", NULL))
+    {
+      g_print ("topos-playground %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (g_variant_dict_lookup (options, "screenshot", "^&ay", &screenshot))
+    {
+      /* A screenshot is its own process: it must not open its window in
+       * (or hand its files to) a playground that is already running. */
+      self->screenshot = g_strdup (screenshot);
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+  return -1;
+}
+
+static void
+tp_application_quit_action (GSimpleAction *action,
+                            GVariant      *param,
+                            gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* Each window asks about its own unsaved changes. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+tp_application_new_window_action (GSimpleAction *action,
+                                  GVariant      *param,
+                                  gpointer       user_data)
+{
+  TpApplication *self = user_data;
+  TpWindow *window = tp_application_new_window (self);
+
+  tp_window_open_sample (window, "readme");
+}
+
+static void
+tp_application_about_action (GSimpleAction *action,
+                             GVariant      *param,
+                             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *authors[] = { "The topos playground authors", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", "Topos Playground",
+                         "logo-icon-name", TP_APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", "Write a small tensor program and read it six ways: "
+                                     "spec, derivative, plan, StableHLO, values and picture.",
+                         "license-type", GTK_LICENSE_MIT_X11,
+                         "authors", authors,
+                         NULL);
+}
+
+static void
+tp_application_startup (GApplication *app)
+{
+  TpApplication *self = TP_APPLICATION (app);
+  static const GActionEntry entries[] = {
+    { .name = "quit", .activate = tp_application_quit_action },
+    { .name = "new-window", .activate = tp_application_new_window_action },
+    { .name = "about", .activate = tp_application_about_action },
+  };
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *new_window_accels[] = { "<Control>n", NULL };
+
+  G_APPLICATION_CLASS (tp_application_parent_class)->startup (app);
+
+  tp_ui_init ();
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_window_accels);
+
+  self->settings = tp_settings_new ();
+  self->font_css = gtk_css_provider_new ();
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (self->font_css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  g_signal_connect_object (self->settings, "changed::font-size",
+                           G_CALLBACK (tp_application_font_size_cb), self, G_CONNECT_SWAPPED);
+  tp_application_font_size_cb (self);
+  gtk_window_set_default_icon_name (TP_APP_ID);
+}
+
+static void
+tp_application_finalize (GObject *object)
+{
+  TpApplication *self = (TpApplication *) object;
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->font_css);
+  g_free (self->screenshot);
+
+  G_OBJECT_CLASS (tp_application_parent_class)->finalize (object);
+}
+
+static void
+tp_application_class_init (TpApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = tp_application_finalize;
+  app_class->startup = tp_application_startup;
+  app_class->activate = tp_application_activate;
+  app_class->open = tp_application_open;
+  app_class->handle_local_options = tp_application_handle_local_options;
+}
+
+static void
+tp_application_init (TpApplication *self)
+{
+  static const GOptionEntry options[] = {
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      "Write a PNG of the window once every reading shows, then quit", "OUT.png" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and quit", NULL },
+    { NULL },
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), "[FILE…]");
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            "Read a tensor program six ways: spec, derivative, plan, "
+                                            "StableHLO, values and picture.");
+}
+
+/* TRUE when a --screenshot run could not write its picture. */
+gboolean
+tp_application_get_failed (TpApplication *self)
+{
+  g_return_val_if_fail (TP_IS_APPLICATION (self), TRUE);
+
+  return self->failed;
+}
+
+TpApplication *
+tp_application_new (void)
+{
+  return g_object_new (TP_TYPE_APPLICATION,
+                       "application-id", TP_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", TP_RESOURCE_PREFIX,
+                       NULL);
+}

@@ -1,0 +1,121 @@
+/* tp-document.h: the program being read, and its readings.
+ *
+ * A TpDocument owns the source buffer, the reader's choices (target,
+ * observe, exact), the file it came from, and the engine session.  It
+ * recomputes every reading after a short debounce, off the main thread,
+ * and keeps the last good readings when a program is refused.  Widgets
+ * only observe it: they never call the engine themselves. */
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+
+#include "tp-engine.h"
+#include "tp-types.h"
+
+G_BEGIN_DECLS
+
+/* One statement of the names list, copied out of the engine. */
+typedef struct
+{
+  char *name;
+  char *shape;        /* "[2, 2]", "[]" for rank 0 */
+  guint node;
+  gboolean scalar;
+  gboolean parameter;
+} TpNameInfo;
+
+/* An immutable snapshot of every reading of one successful compile.
+ * Reference counted; safe to share between threads. */
+struct _TpReadings
+{
+  char *text[TP_N_READINGS];
+  TpNameInfo *names;
+  guint n_names;
+};
+
+#define TP_TYPE_READINGS (tp_readings_get_type ())
+
+GType       tp_readings_get_type (void) G_GNUC_CONST;
+TpReadings *tp_readings_ref      (TpReadings *self);
+void        tp_readings_unref    (TpReadings *self);
+const char *tp_readings_get_text (TpReadings *self,
+                                  TpReading   which);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpReadings, tp_readings_unref)
+
+#define TP_TYPE_DOCUMENT (tp_document_get_type ())
+
+G_DECLARE_FINAL_TYPE (TpDocument, tp_document, TP, DOCUMENT, GObject)
+
+/* The debounce between the last keystroke and the recompute.  A
+ * restarting (trailing) debounce: while someone types without pausing,
+ * no reading is made for a state they have already left. */
+#define TP_RECOMPUTE_DELAY_MS 120
+
+TpDocument      *tp_document_new                      (void);
+GtkSourceBuffer *tp_document_get_buffer               (TpDocument  *self);
+char            *tp_document_dup_text                 (TpDocument  *self);
+void             tp_document_set_text                 (TpDocument  *self,
+                                                       const char  *text);
+TpReadings      *tp_document_get_readings             (TpDocument  *self);
+gboolean         tp_document_get_stale                (TpDocument  *self);
+gboolean         tp_document_get_busy                 (TpDocument  *self);
+const char      *tp_document_get_diagnostic           (TpDocument  *self);
+gboolean         tp_document_get_diagnostic_position  (TpDocument  *self,
+                                                       guint       *line,
+                                                       guint       *column);
+const char      *tp_document_get_target               (TpDocument  *self);
+void             tp_document_set_target               (TpDocument  *self,
+                                                       const char  *target);
+const char      *tp_document_get_observe              (TpDocument  *self);
+void             tp_document_set_observe              (TpDocument  *self,
+                                                       const char  *observe);
+gboolean         tp_document_get_exact                (TpDocument  *self);
+void             tp_document_set_exact                (TpDocument  *self,
+                                                       gboolean     exact);
+int              tp_document_get_selected_node        (TpDocument  *self);
+void             tp_document_set_selected_node        (TpDocument  *self,
+                                                       int          node);
+GFile           *tp_document_get_file                 (TpDocument  *self);
+void             tp_document_set_file                 (TpDocument  *self,
+                                                       GFile       *file);
+char            *tp_document_dup_title                (TpDocument  *self);
+gboolean         tp_document_get_modified             (TpDocument  *self);
+gboolean         tp_document_is_pristine              (TpDocument  *self);
+void             tp_document_recompute_now            (TpDocument  *self);
+
+/* Statements and lines: line numbers are 1-based editor lines. */
+int              tp_document_node_for_line            (TpDocument  *self,
+                                                       guint        line);
+GArray          *tp_document_lines_for_node           (TpDocument  *self,
+                                                       int          node);
+
+/* Files.  Saves are atomic (write a temporary file, then rename). */
+void             tp_document_load_async               (TpDocument          *self,
+                                                       GFile               *file,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean         tp_document_load_finish              (TpDocument          *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+void             tp_document_save_async               (TpDocument          *self,
+                                                       GFile               *file,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data);
+gboolean         tp_document_save_finish              (TpDocument          *self,
+                                                       GAsyncResult        *result,
+                                                       GError             **error);
+
+/* Drafts: unsaved edits kept in the user's state directory. */
+const char      *tp_document_get_draft_id             (TpDocument  *self);
+void             tp_document_save_draft_now           (TpDocument  *self);
+void             tp_document_discard_draft            (TpDocument  *self);
+gboolean         tp_document_restore_draft            (TpDocument  *self,
+                                                       const char  *draft_id,
+                                                       GError     **error);
+char           **tp_document_list_drafts              (void);
+char            *tp_document_dup_drafts_dir           (void);
+
+G_END_DECLS

@@ -1,0 +1,359 @@
+/* tp-editor.c: edits a TpDocument's buffer.
+ *
+ * Shows the engine's diagnostic under the text as `line:column: message`
+ * and underlines the refused spot (from the column to the end of the
+ * token there).  Moving the cursor onto a statement selects its node for
+ * the cross-reading highlight; the selected node's statements are
+ * highlighted in turn. */
+#include "config.h"
+
+#include <gtksourceview/gtksource.h>
+
+#include "tp-document.h"
+#include "tp-editor.h"
+
+struct _TpEditor
+{
+  GtkWidget parent_instance;
+
+  /* Template widgets */
+  GtkWidget *box;
+  GtkScrolledWindow *scroller;
+  GtkSourceView *view;
+  GtkRevealer *diagnostic_revealer;
+  GtkButton *diagnostic_button;
+  GtkLabel *diagnostic_label;
+
+  /* Owned references */
+  TpDocument *document;
+};
+
+G_DEFINE_FINAL_TYPE (TpEditor, tp_editor, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GtkTextTag *
+tp_editor_ensure_tag (GtkTextBuffer *buffer,
+                      const char    *name)
+{
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (table, name);
+  GdkRGBA red = { 0.88f, 0.11f, 0.14f, 1.f };
+
+  if (tag != NULL)
+    return tag;
+  if (g_str_equal (name, "tp-error"))
+    tag = gtk_text_buffer_create_tag (buffer, name,
+                                      "underline", PANGO_UNDERLINE_ERROR,
+                                      "underline-rgba", &red,
+                                      NULL);
+  else
+    tag = gtk_text_buffer_create_tag (buffer, name,
+                                      "paragraph-background", "rgba(246,195,67,0.35)",
+                                      NULL);
+  return tag;
+}
+
+/* Puts @iter at 1-based @line and @column (in characters), clamped. */
+static void
+iter_at_position (GtkTextBuffer *buffer,
+                  GtkTextIter   *iter,
+                  guint          line,
+                  guint          column)
+{
+  int n_lines = gtk_text_buffer_get_line_count (buffer);
+  int l = CLAMP ((int) line - 1, 0, n_lines - 1);
+
+  gtk_text_buffer_get_iter_at_line (buffer, iter, l);
+  for (guint c = 1; c < column && !gtk_text_iter_ends_line (iter); c++)
+    gtk_text_iter_forward_char (iter);
+}
+
+static void
+tp_editor_update_diagnostic (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextTag *tag;
+  GtkTextIter start, end;
+  const char *diagnostic;
+  guint line = 0, column = 0;
+
+  if (self->document == NULL)
+    return;
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  tag = tp_editor_ensure_tag (buffer, "tp-error");
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
+
+  diagnostic = tp_document_get_diagnostic (self->document);
+  gtk_revealer_set_reveal_child (self->diagnostic_revealer, diagnostic != NULL);
+  gtk_label_set_label (self->diagnostic_label, diagnostic != NULL ? diagnostic : "");
+  if (diagnostic == NULL)
+    return;
+
+  tp_document_get_diagnostic_position (self->document, &line, &column);
+  iter_at_position (buffer, &start, line, column);
+  end = start;
+  if (gtk_text_iter_ends_line (&start))
+    {
+      /* Refused at the end of the line: mark the last character. */
+      if (!gtk_text_iter_starts_line (&start))
+        gtk_text_iter_backward_char (&start);
+      else
+        gtk_text_iter_forward_char (&end);
+    }
+  else if (g_unichar_isalnum (gtk_text_iter_get_char (&start)) || gtk_text_iter_get_char (&start) == '_'
+           || gtk_text_iter_get_char (&start) == '.')
+    {
+      while (!gtk_text_iter_ends_line (&end)
+             && (g_unichar_isalnum (gtk_text_iter_get_char (&end))
+                 || gtk_text_iter_get_char (&end) == '_' || gtk_text_iter_get_char (&end) == '.'))
+        gtk_text_iter_forward_char (&end);
+    }
+  else if (gtk_text_iter_get_char (&start) == '[')
+    {
+      while (!gtk_text_iter_ends_line (&end) && gtk_text_iter_get_char (&end) != ']')
+        gtk_text_iter_forward_char (&end);
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_char (&end);
+    }
+  else
+    gtk_text_iter_forward_char (&end);
+  gtk_text_buffer_apply_tag (buffer, tag, &start, &end);
+}
+
+static void
+tp_editor_show_selected (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextTag *tag;
+  GtkTextIter start, end;
+  g_autoptr(GArray) lines = NULL;
+
+  if (self->document == NULL)
+    return;
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  tag = tp_editor_ensure_tag (buffer, "tp-selected");
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
+
+  lines = tp_document_lines_for_node (self->document, tp_document_get_selected_node (self->document));
+  for (guint i = 0; i < lines->len; i++)
+    {
+      guint line = g_array_index (lines, guint, i);
+
+      gtk_text_buffer_get_iter_at_line (buffer, &start, (int) line - 1);
+      end = start;
+      gtk_text_iter_forward_line (&end);
+      gtk_text_buffer_apply_tag (buffer, tag, &start, &end);
+    }
+  if (lines->len > 0 && !gtk_widget_has_focus (GTK_WIDGET (self->view)))
+    {
+      gtk_text_buffer_get_iter_at_line (buffer, &start, (int) g_array_index (lines, guint, 0) - 1);
+      gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &start, 0.05, FALSE, 0, 0);
+    }
+}
+
+static void
+tp_editor_cursor_moved_cb (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter iter;
+
+  if (self->document == NULL || !gtk_widget_has_focus (GTK_WIDGET (self->view)))
+    return;
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  tp_document_set_selected_node (self->document,
+                                 tp_document_node_for_line (self->document,
+                                                            (guint) gtk_text_iter_get_line (&iter) + 1));
+}
+
+static void
+tp_editor_diagnostic_clicked_cb (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter iter;
+  guint line = 0, column = 0;
+
+  if (self->document == NULL || !tp_document_get_diagnostic_position (self->document, &line, &column))
+    return;
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  iter_at_position (buffer, &iter, line, column);
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &iter, 0.1, FALSE, 0, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (self->view));
+}
+
+GtkWidget *
+tp_editor_new (void)
+{
+  return g_object_new (TP_TYPE_EDITOR, NULL);
+}
+
+void
+tp_editor_set_document (TpEditor   *self,
+                        TpDocument *document)
+{
+  g_return_if_fail (TP_IS_EDITOR (self));
+  g_return_if_fail (!document || TP_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  if (self->document != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->document, self);
+      g_signal_handlers_disconnect_by_data (tp_document_get_buffer (self->document), self);
+    }
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    {
+      GtkSourceBuffer *buffer = tp_document_get_buffer (document);
+
+      gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->view), GTK_TEXT_BUFFER (buffer));
+      g_signal_connect_object (document, "notify::diagnostic",
+                               G_CALLBACK (tp_editor_update_diagnostic), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::readings",
+                               G_CALLBACK (tp_editor_update_diagnostic), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::selected-node",
+                               G_CALLBACK (tp_editor_show_selected), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (buffer, "notify::cursor-position",
+                               G_CALLBACK (tp_editor_cursor_moved_cb), self, G_CONNECT_SWAPPED);
+      tp_editor_update_diagnostic (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+TpDocument *
+tp_editor_get_document (TpEditor *self)
+{
+  g_return_val_if_fail (TP_IS_EDITOR (self), NULL);
+
+  return self->document;
+}
+
+GtkTextView *
+tp_editor_get_view (TpEditor *self)
+{
+  g_return_val_if_fail (TP_IS_EDITOR (self), NULL);
+
+  return GTK_TEXT_VIEW (self->view);
+}
+
+/* The diagnostic as shown ("" when the program reads). */
+const char *
+tp_editor_get_diagnostic_text (TpEditor *self)
+{
+  g_return_val_if_fail (TP_IS_EDITOR (self), NULL);
+
+  return gtk_revealer_get_reveal_child (self->diagnostic_revealer)
+           ? gtk_label_get_label (self->diagnostic_label) : "";
+}
+
+/* TRUE when some text carries the error underline (for tests). */
+gboolean
+tp_editor_has_error_underline (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextTag *tag;
+  GtkTextIter iter;
+
+  g_return_val_if_fail (TP_IS_EDITOR (self), FALSE);
+
+  if (self->document == NULL)
+    return FALSE;
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  tag = tp_editor_ensure_tag (buffer, "tp-error");
+  gtk_text_buffer_get_start_iter (buffer, &iter);
+  return gtk_text_iter_has_tag (&iter, tag) || gtk_text_iter_forward_to_tag_toggle (&iter, tag);
+}
+
+static void
+tp_editor_dispose (GObject *object)
+{
+  TpEditor *self = (TpEditor *) object;
+
+  tp_editor_set_document (self, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_EDITOR);
+
+  G_OBJECT_CLASS (tp_editor_parent_class)->dispose (object);
+}
+
+static void
+tp_editor_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  TpEditor *self = TP_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_editor_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  TpEditor *self = TP_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      tp_editor_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_editor_class_init (TpEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tp_editor_dispose;
+  object_class->get_property = tp_editor_get_property;
+  object_class->set_property = tp_editor_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, TP_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "editor");
+  gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-editor.ui");
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, box);
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, view);
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, diagnostic_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, diagnostic_button);
+  gtk_widget_class_bind_template_child (widget_class, TpEditor, diagnostic_label);
+  gtk_widget_class_bind_template_callback (widget_class, tp_editor_diagnostic_clicked_cb);
+}
+
+static void
+tp_editor_init (TpEditor *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Program",
+                                  -1);
+}

@@ -1,0 +1,602 @@
+/* tp-picture-view.c: the picture pane.
+ *
+ * Shows the layout of the document's DOT reading.  A new layout is asked
+ * for whenever the DOT text changes; the one in flight is cancelled
+ * (its child process killed) and the old picture stays up until the new
+ * one is ready, so the pane never flashes while a line is half typed.
+ * The picture fits the pane until the reader zooms (Ctrl+scroll or the
+ * buttons) or pans (drag or scroll); a click selects a node for the
+ * cross-reading highlight. */
+#include "config.h"
+
+#include "tp-document.h"
+#include "tp-picture-layout.h"
+#include "tp-picture-view.h"
+
+#define MAX_FIT_SCALE 1.6
+#define MIN_SCALE 0.05
+#define MAX_SCALE 8.0
+#define MARGIN 12.0
+
+struct _TpPictureView
+{
+  GtkWidget parent_instance;
+
+  /* Template widgets */
+  GtkWidget *box;
+  GtkLabel *title_label;
+  GtkLabel *stale_label;
+  GtkWidget *export_button;
+  GtkWidget *focus_button;
+  GtkDrawingArea *canvas;
+  GtkLabel *message;
+
+  /* Owned references */
+  TpDocument *document;
+  TpPictureLayout *layout;      /* the picture shown */
+  GCancellable *cancellable;    /* the layout in flight */
+  char *dot;                    /* the DOT of the newest request */
+
+  double scale;                 /* when not fitting */
+  double offset_x;              /* widget pixels */
+  double offset_y;
+  double drag_x;
+  double drag_y;
+  guint fit : 1;
+  guint busy : 1;
+  guint dragged : 1;
+};
+
+G_DEFINE_FINAL_TYPE (TpPictureView, tp_picture_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The transform from picture pixels to canvas pixels. */
+static void
+tp_picture_view_get_transform (TpPictureView *self,
+                               double        *scale,
+                               double        *ox,
+                               double        *oy)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self->canvas));
+  double h = gtk_widget_get_height (GTK_WIDGET (self->canvas));
+  double lw, lh;
+
+  if (self->layout == NULL)
+    {
+      *scale = 1;
+      *ox = *oy = 0;
+      return;
+    }
+  lw = tp_picture_layout_get_width (self->layout);
+  lh = tp_picture_layout_get_height (self->layout);
+  if (self->fit)
+    {
+      *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh), MAX_FIT_SCALE);
+      *scale = MAX (*scale, MIN_SCALE);
+      *ox = (w - lw * *scale) / 2;
+      *oy = (h - lh * *scale) / 2;
+    }
+  else
+    {
+      *scale = self->scale;
+      *ox = self->offset_x;
+      *oy = self->offset_y;
+    }
+}
+
+static gboolean
+tp_picture_view_is_dark (TpPictureView *self)
+{
+  GdkRGBA fg;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
+}
+
+static void
+tp_picture_view_draw (GtkDrawingArea *area,
+                      cairo_t        *cr,
+                      int             width,
+                      int             height,
+                      gpointer        data)
+{
+  TpPictureView *self = data;
+  double scale, ox, oy, x, y, w, h;
+  int node;
+
+  if (self->layout == NULL)
+    return;
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  cairo_save (cr);
+  cairo_translate (cr, ox, oy);
+  cairo_scale (cr, scale, scale);
+  tp_picture_layout_draw (self->layout, cr, tp_picture_view_is_dark (self));
+
+  node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
+  if (node >= 0 && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
+    {
+      double pad = 4;
+
+      cairo_new_path (cr);
+      cairo_rectangle (cr, x - pad, y - pad, w + 2 * pad, h + 2 * pad);
+      cairo_set_source_rgba (cr, 0.96, 0.62, 0.04, 0.25);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, 0.90, 0.45, 0.0, 1.0);
+      cairo_set_line_width (cr, MAX (3.0 / scale, 1.5));
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+tp_picture_view_set_busy (TpPictureView *self,
+                          gboolean       busy)
+{
+  if (self->busy == !!busy)
+    return;
+  self->busy = !!busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+tp_picture_view_show_message (TpPictureView *self,
+                              const char    *message)
+{
+  gtk_label_set_label (self->message, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->message), message != NULL);
+}
+
+static void
+tp_picture_view_layout_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(TpPictureView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TpPictureLayout) layout = tp_picture_layout_new_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;                     /* a newer picture is on its way */
+
+  g_clear_object (&self->cancellable);
+  if (layout == NULL)
+    tp_picture_view_show_message (self, error->message);
+  else
+    {
+      g_clear_pointer (&self->layout, tp_picture_layout_unref);
+      self->layout = g_steal_pointer (&layout);
+      tp_picture_view_show_message (self, NULL);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_set_busy (self, FALSE);
+}
+
+static void
+tp_picture_view_readings_cb (TpPictureView *self)
+{
+  TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
+  const char *dot = readings != NULL ? tp_readings_get_text (readings, TP_READING_DOT) : "";
+
+  if (g_strcmp0 (dot, self->dot) == 0 && dot[0] != '\0')
+    return;
+  g_free (self->dot);
+  self->dot = g_strdup (dot);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (dot[0] == '\0')
+    {
+      g_clear_pointer (&self->layout, tp_picture_layout_unref);
+      tp_picture_view_show_message (self, readings == NULL
+                                            ? "The picture appears here."
+                                            : "The picture appears once the engine writes the graph.");
+      gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+      tp_picture_view_set_busy (self, FALSE);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  tp_picture_view_set_busy (self, TRUE);
+  tp_picture_layout_new_async (dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
+}
+
+static void
+tp_picture_view_stale_cb (TpPictureView *self)
+{
+  gboolean stale = self->document != NULL && tp_document_get_stale (self->document);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), stale);
+  if (stale)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "stale");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "stale");
+}
+
+/* Pans so the selected node is in view (when it is not already). */
+static void
+tp_picture_view_selected_cb (TpPictureView *self)
+{
+  double scale, ox, oy, x, y, w, h;
+  double cw = gtk_widget_get_width (GTK_WIDGET (self->canvas));
+  double ch = gtk_widget_get_height (GTK_WIDGET (self->canvas));
+  int node = tp_document_get_selected_node (self->document);
+
+  if (self->layout != NULL && !self->fit && node >= 0
+      && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
+    {
+      tp_picture_view_get_transform (self, &scale, &ox, &oy);
+      if (ox + x * scale < 0 || oy + y * scale < 0
+          || ox + (x + w) * scale > cw || oy + (y + h) * scale > ch)
+        {
+          self->offset_x = cw / 2 - (x + w / 2) * scale;
+          self->offset_y = ch / 2 - (y + h / 2) * scale;
+        }
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+/* {==== zoom and pan ====} */
+
+/* Zooms by @factor about the canvas point (@cx, @cy). */
+static void
+tp_picture_view_zoom_at (TpPictureView *self,
+                         double         factor,
+                         double         cx,
+                         double         cy)
+{
+  double scale, ox, oy, next;
+
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  next = CLAMP (scale * factor, MIN_SCALE, MAX_SCALE);
+  self->offset_x = cx - (cx - ox) * next / scale;
+  self->offset_y = cy - (cy - oy) * next / scale;
+  self->scale = next;
+  self->fit = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+static void
+tp_picture_view_zoom_in_cb (TpPictureView *self)
+{
+  tp_picture_view_zoom_at (self, 1.25,
+                           gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
+}
+
+static void
+tp_picture_view_zoom_out_cb (TpPictureView *self)
+{
+  tp_picture_view_zoom_at (self, 0.8,
+                           gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
+}
+
+static void
+tp_picture_view_zoom_fit_cb (TpPictureView *self)
+{
+  tp_picture_view_zoom_fit (self);
+}
+
+void
+tp_picture_view_zoom_fit (TpPictureView *self)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  self->fit = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+static gboolean
+tp_picture_view_scroll_cb (TpPictureView            *self,
+                           double                    dx,
+                           double                    dy,
+                           GtkEventControllerScroll *scroll)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  double scale, ox, oy;
+
+  if (self->layout == NULL)
+    return FALSE;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      double x = gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0;
+      double y = gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0;
+      GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (scroll));
+
+      if (event != NULL)
+        {
+          double wx, wy;
+          graphene_point_t p;
+
+          if (gdk_event_get_position (event, &wx, &wy)
+              && gtk_widget_compute_point (GTK_WIDGET (gtk_widget_get_native (GTK_WIDGET (self))),
+                                           GTK_WIDGET (self->canvas),
+                                           &GRAPHENE_POINT_INIT ((float) wx, (float) wy), &p))
+            {
+              x = p.x;
+              y = p.y;
+            }
+        }
+      tp_picture_view_zoom_at (self, dy < 0 ? 1.1 : 1 / 1.1, x, y);
+      return TRUE;
+    }
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  self->scale = scale;
+  self->offset_x = ox - dx * 40;
+  self->offset_y = oy - dy * 40;
+  self->fit = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  return TRUE;
+}
+
+static void
+tp_picture_view_drag_begin_cb (TpPictureView  *self,
+                               double          x,
+                               double          y,
+                               GtkGestureDrag *drag)
+{
+  double scale;
+
+  tp_picture_view_get_transform (self, &scale, &self->drag_x, &self->drag_y);
+  self->dragged = FALSE;
+}
+
+static void
+tp_picture_view_drag_update_cb (TpPictureView  *self,
+                                double          dx,
+                                double          dy,
+                                GtkGestureDrag *drag)
+{
+  double scale, ox, oy;
+
+  if (self->layout == NULL || (!self->dragged && dx * dx + dy * dy < 16))
+    return;
+  if (!self->dragged)
+    {
+      tp_picture_view_get_transform (self, &scale, &ox, &oy);
+      self->scale = scale;
+      self->dragged = TRUE;
+    }
+  self->fit = FALSE;
+  self->offset_x = self->drag_x + dx;
+  self->offset_y = self->drag_y + dy;
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+static void
+tp_picture_view_click_cb (TpPictureView   *self,
+                          int              n_press,
+                          double           x,
+                          double           y,
+                          GtkGestureClick *click)
+{
+  double scale, ox, oy;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  if (self->layout == NULL || self->document == NULL || self->dragged)
+    return;
+  if (n_press == 2)
+    {
+      tp_picture_view_zoom_fit (self);
+      return;
+    }
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  tp_document_set_selected_node (self->document,
+                                 tp_picture_layout_node_at (self->layout, (x - ox) / scale, (y - oy) / scale));
+}
+
+/* {==== public ====} */
+
+GtkWidget *
+tp_picture_view_new (void)
+{
+  return g_object_new (TP_TYPE_PICTURE_VIEW, NULL);
+}
+
+void
+tp_picture_view_set_document (TpPictureView *self,
+                              TpDocument    *document)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+  g_return_if_fail (!document || TP_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    {
+      g_signal_connect_object (document, "notify::readings",
+                               G_CALLBACK (tp_picture_view_readings_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::stale",
+                               G_CALLBACK (tp_picture_view_stale_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::selected-node",
+                               G_CALLBACK (tp_picture_view_selected_cb), self, G_CONNECT_SWAPPED);
+    }
+  g_clear_pointer (&self->dot, g_free);
+  tp_picture_view_readings_cb (self);
+  tp_picture_view_stale_cb (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+TpDocument *
+tp_picture_view_get_document (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->document;
+}
+
+/* TRUE while a layout of the newest DOT is being made. */
+gboolean
+tp_picture_view_get_busy (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return self->busy;
+}
+
+gboolean
+tp_picture_view_has_picture (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return self->layout != NULL;
+}
+
+/* The selected node's box in picture pixels, for tests. */
+gboolean
+tp_picture_view_get_selected_bounds (TpPictureView   *self,
+                                     graphene_rect_t *bounds)
+{
+  double x, y, w, h;
+
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  if (self->layout == NULL || self->document == NULL
+      || !tp_picture_layout_node_bounds (self->layout, tp_document_get_selected_node (self->document),
+                                         &x, &y, &w, &h))
+    return FALSE;
+  graphene_rect_init (bounds, (float) x, (float) y, (float) w, (float) h);
+  return TRUE;
+}
+
+static void
+tp_picture_view_dispose (GObject *object)
+{
+  TpPictureView *self = (TpPictureView *) object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_PICTURE_VIEW);
+
+  G_OBJECT_CLASS (tp_picture_view_parent_class)->dispose (object);
+}
+
+static void
+tp_picture_view_finalize (GObject *object)
+{
+  TpPictureView *self = (TpPictureView *) object;
+
+  g_clear_pointer (&self->layout, tp_picture_layout_unref);
+  g_free (self->dot);
+
+  G_OBJECT_CLASS (tp_picture_view_parent_class)->finalize (object);
+}
+
+static void
+tp_picture_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  TpPictureView *self = TP_PICTURE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_picture_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  TpPictureView *self = TP_PICTURE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      tp_picture_view_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_picture_view_class_init (TpPictureViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tp_picture_view_dispose;
+  object_class->finalize = tp_picture_view_finalize;
+  object_class->get_property = tp_picture_view_get_property;
+  object_class->set_property = tp_picture_view_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, TP_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "pictureview");
+  gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-picture-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, box);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, stale_label);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, export_button);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, focus_button);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, canvas);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, message);
+  gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_zoom_in_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_zoom_out_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_zoom_fit_cb);
+}
+
+static void
+tp_picture_view_init (TpPictureView *self)
+{
+  GtkEventController *scroll;
+  GtkGesture *drag, *click;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->fit = TRUE;
+  self->scale = 1;
+  gtk_drawing_area_set_draw_func (self->canvas, tp_picture_view_draw, self, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Picture of the recorded graph",
+                                  -1);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_object (scroll, "scroll", G_CALLBACK (tp_picture_view_scroll_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), scroll);
+
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect_object (drag, "drag-begin", G_CALLBACK (tp_picture_view_drag_begin_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (drag, "drag-update", G_CALLBACK (tp_picture_view_drag_update_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), GTK_EVENT_CONTROLLER (drag));
+
+  click = gtk_gesture_click_new ();
+  g_signal_connect_object (click, "released", G_CALLBACK (tp_picture_view_click_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), GTK_EVENT_CONTROLLER (click));
+
+  tp_picture_view_show_message (self, "The picture appears here.");
+}

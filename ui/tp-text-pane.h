@@ -1,0 +1,30 @@
+/* tp-text-pane.h: one read-only reading (spec, derivative, plan,
+ * StableHLO or values), monospace, selectable, with its title. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tp-types.h"
+
+G_BEGIN_DECLS
+
+#define TP_TYPE_TEXT_PANE (tp_text_pane_get_type ())
+
+G_DECLARE_FINAL_TYPE (TpTextPane, tp_text_pane, TP, TEXT_PANE, GtkWidget)
+
+GtkWidget     *tp_text_pane_new          (TpPane       pane);
+TpPane         tp_text_pane_get_pane     (TpTextPane  *self);
+void           tp_text_pane_set_document (TpTextPane  *self,
+                                          TpDocument  *document);
+TpDocument    *tp_text_pane_get_document (TpTextPane  *self);
+char          *tp_text_pane_dup_text     (TpTextPane  *self);
+GtkTextView   *tp_text_pane_get_view     (TpTextPane  *self);
+gboolean       tp_text_pane_is_selected_visible (TpTextPane *self);
+
+/* The pane's title as the window shows it ("spec", "StableHLO", ...). */
+const char    *tp_pane_get_title         (TpPane       pane);
+const char    *tp_pane_get_id            (TpPane       pane);
+gboolean       tp_pane_from_id           (const char  *id,
+                                          TpPane      *pane);
+
+G_END_DECLS

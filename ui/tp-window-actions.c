@@ -1,0 +1,475 @@
+/* tp-window-actions.c: the window's actions, installed on the class:
+ * files, samples, exports, copying, layout and text size. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tp-picture-layout.h"
+#include "tp-samples.h"
+#include "tp-window-private.h"
+
+/* {==== helpers ====} */
+
+static void
+tp_window_show_error (TpWindow   *self,
+                      const char *primary,
+                      GError     *error)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              "%s", primary);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static GtkFileFilter *
+filter_new (const char *name,
+            const char *pattern)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  return filter;
+}
+
+/* The window a file or sample should go to: this one when it holds
+ * nothing worth keeping, else a new one. */
+static TpWindow *
+tp_window_target_window (TpWindow *self)
+{
+  TpWindow *window;
+
+  if (tp_document_is_pristine (self->document))
+    return self;
+  window = tp_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+/* {==== open ====} */
+
+static void
+tp_window_open_response_cb (GtkNativeDialog *native,
+                            int              response,
+                            TpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      if (file != NULL)
+        tp_window_open_file (tp_window_target_window (self), file);
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+static void
+tp_window_open_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  GtkFileChooserNative *native;
+  g_autoptr(GtkFileFilter) tapes = filter_new ("Tape programs", "*.tape");
+  g_autoptr(GtkFileFilter) all = filter_new ("All files", "*");
+
+  native = gtk_file_chooser_native_new ("Open a Program", GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
+  g_signal_connect (native, "response", G_CALLBACK (tp_window_open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+tp_window_open_recent_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  tp_window_open_file (tp_window_target_window (self), file);
+}
+
+static void
+tp_window_open_sample_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+
+  tp_window_open_sample (tp_window_target_window (self), g_variant_get_string (param, NULL));
+}
+
+/* {==== save ====} */
+
+typedef struct
+{
+  TpWindow *window;
+  gboolean close_after;
+} SaveRequest;
+
+static void
+tp_window_save_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  SaveRequest *req = user_data;
+  TpWindow *self = req->window;
+  g_autoptr(GError) error = NULL;
+
+  if (!tp_document_save_finish (TP_DOCUMENT (object), result, &error))
+    tp_window_show_error (self, "Could not save the program", error);
+  else
+    {
+      g_autofree char *uri = g_file_get_uri (tp_document_get_file (self->document));
+
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+      if (req->close_after)
+        {
+          self->closing = TRUE;
+          gtk_window_destroy (GTK_WINDOW (self));
+        }
+    }
+  g_object_unref (req->window);
+  g_free (req);
+}
+
+static void
+tp_window_save_to (TpWindow *self,
+                   GFile    *file,
+                   gboolean  close_after)
+{
+  SaveRequest *req = g_new0 (SaveRequest, 1);
+
+  req->window = g_object_ref (self);
+  req->close_after = close_after;
+  tp_document_save_async (self->document, file, NULL, tp_window_save_cb, req);
+}
+
+static void
+tp_window_save_as_response_cb (GtkNativeDialog *native,
+                               int              response,
+                               TpWindow        *self)
+{
+  gboolean close_after = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (native), "close-after"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *base = g_file_get_basename (chosen);
+      g_autoptr(GFile) file = NULL;
+
+      /* Give a name without an extension the language's own. */
+      if (strchr (base, '.') == NULL)
+        {
+          g_autoptr(GFile) parent = g_file_get_parent (chosen);
+          g_autofree char *named = g_strconcat (base, ".tape", NULL);
+
+          file = g_file_get_child (parent, named);
+        }
+      else
+        file = g_object_ref (chosen);
+      tp_window_save_to (self, file, close_after);
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+static void
+tp_window_run_save_as (TpWindow *self,
+                       gboolean  close_after)
+{
+  GtkFileChooserNative *native;
+  g_autoptr(GtkFileFilter) tapes = filter_new ("Tape programs", "*.tape");
+  GFile *file = tp_document_get_file (self->document);
+
+  native = gtk_file_chooser_native_new ("Save the Program", GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
+  if (file != NULL)
+    gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
+  g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
+  g_signal_connect (native, "response", G_CALLBACK (tp_window_save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+void
+_tp_window_save_then_close (TpWindow *self)
+{
+  if (tp_document_get_file (self->document) != NULL)
+    tp_window_save_to (self, NULL, TRUE);
+  else
+    tp_window_run_save_as (self, TRUE);
+}
+
+static void
+tp_window_save_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+
+  if (tp_document_get_file (self->document) != NULL)
+    tp_window_save_to (self, NULL, FALSE);
+  else
+    tp_window_run_save_as (self, FALSE);
+}
+
+static void
+tp_window_save_as_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  tp_window_run_save_as (TP_WINDOW (widget), FALSE);
+}
+
+/* {==== exports ====} */
+
+static void
+tp_window_export_picture_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  g_autoptr(TpWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tp_picture_export_finish (result, &error))
+    tp_window_show_error (self, "Could not export the picture", error);
+}
+
+static void
+tp_window_export_mlir_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(TpWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    tp_window_show_error (self, "Could not export the StableHLO", error);
+}
+
+static void
+tp_window_export_response_cb (GtkNativeDialog *native,
+                              int              response,
+                              TpWindow        *self)
+{
+  const char *format = g_object_get_data (G_OBJECT (native), "format");
+  TpReadings *readings = tp_document_get_readings (self->document);
+
+  if (response == GTK_RESPONSE_ACCEPT && readings != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      if (g_str_equal (format, "mlir"))
+        {
+          const char *text = tp_readings_get_text (readings, TP_READING_STABLEHLO);
+          g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+          g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                               G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                               tp_window_export_mlir_cb, g_object_ref (self));
+        }
+      else
+        tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
+                                 tp_window_export_picture_cb, g_object_ref (self));
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+static void
+tp_window_export_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  const char *format = g_str_equal (action_name, "win.export-svg") ? "svg"
+                       : g_str_equal (action_name, "win.export-png") ? "png" : "mlir";
+  g_autofree char *pattern = g_strconcat ("*.", format, NULL);
+  g_autofree char *title = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(GtkFileFilter) filter = NULL;
+  GtkFileChooserNative *native;
+  char *dot;
+
+  title = g_strdup (g_str_equal (format, "mlir") ? "Export the StableHLO" : "Export the Picture");
+  filter = filter_new (g_str_equal (format, "mlir") ? "MLIR" : g_str_equal (format, "svg") ? "SVG images"
+                                                                                             : "PNG images",
+                       pattern);
+  base = tp_document_dup_title (self->document);
+  dot = strrchr (base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  name = g_strconcat (base, ".", format, NULL);
+
+  native = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        "_Export", "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data (G_OBJECT (native), "format", (gpointer) format);
+  g_signal_connect (native, "response", G_CALLBACK (tp_window_export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* {==== copy, layout, text size ====} */
+
+static void
+tp_window_copy_reading_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  TpReadings *readings = tp_document_get_readings (self->document);
+  TpPane pane;
+
+  if (readings == NULL || !tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
+                          tp_readings_get_text (readings,
+                                                pane == TP_PANE_PICTURE ? TP_READING_DOT : (TpReading) pane));
+}
+
+static void
+tp_window_show_pane_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  TpPane pane;
+
+  if (!tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
+    return;
+  /* The button on a focused pane goes back to all six. */
+  if (self->focus_layout && self->focus_pane == pane)
+    tp_window_set_focus_layout (self, FALSE, pane);
+  else
+    tp_window_set_focus_layout (self, TRUE, pane);
+}
+
+/* Copies the reading of the pane that has the keyboard focus (or the one
+ * shown alone). */
+static void
+tp_window_copy_focused_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  TpPane pane = self->focus_layout ? self->focus_pane : TP_N_PANES;
+
+  for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
+    if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
+      pane = (TpPane) p;
+  if (pane == TP_N_PANES)
+    return;
+  gtk_widget_activate_action (widget, "win.copy-reading", "s", tp_pane_get_id (pane));
+}
+
+static void
+tp_window_font_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  int size = g_settings_get_int (self->settings, "font-size");
+
+  if (g_str_equal (action_name, "win.font-larger"))
+    size = MIN (size + 1, 48);
+  else if (g_str_equal (action_name, "win.font-smaller"))
+    size = MAX (size - 1, 6);
+  else
+    {
+      g_settings_reset (self->settings, "font-size");
+      return;
+    }
+  g_settings_set_int (self->settings, "font-size", size);
+}
+
+static void
+tp_window_recompute_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *param)
+{
+  tp_document_recompute_now (TP_WINDOW (widget)->document);
+}
+
+static void
+tp_window_nothing_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+}
+
+void
+_tp_window_update_actions (TpWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  gtk_widget_action_set_enabled (widget, "win.no-recent", FALSE);
+}
+
+void
+_tp_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  static const char *const exports[] = { "win.export-svg", "win.export-png", "win.export-mlir" };
+  static const char *const fonts[] = { "win.font-larger", "win.font-smaller", "win.font-reset" };
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, tp_window_open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", tp_window_open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.open-sample", "s", tp_window_open_sample_action);
+  gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, tp_window_nothing_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, tp_window_save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, tp_window_save_as_action);
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    gtk_widget_class_install_action (widget_class, exports[i], NULL, tp_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-reading", "s", tp_window_copy_reading_action);
+  gtk_widget_class_install_action (widget_class, "win.show-pane", "s", tp_window_show_pane_action);
+  gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
+  gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
+  gtk_widget_class_install_action (widget_class, "win.copy-focused", NULL, tp_window_copy_focused_action);
+  for (guint i = 0; i < G_N_ELEMENTS (fonts); i++)
+    gtk_widget_class_install_action (widget_class, fonts[i], NULL, tp_window_font_action);
+  gtk_widget_class_install_action (widget_class, "win.recompute", NULL, tp_window_recompute_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.save-as", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-svg", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.export-png", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.export-mlir", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-layout", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.exact", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.font-larger", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.font-larger", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.font-larger", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
+                                       "win.font-smaller", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-focused", NULL);
+  for (guint p = 0; p < TP_N_PANES; p++)
+    {
+      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + p, GDK_ALT_MASK,
+                                           "win.show-pane", "s", tp_pane_get_id ((TpPane) p));
+    }
+}

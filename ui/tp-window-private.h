@@ -1,0 +1,60 @@
+/* tp-window-private.h: the window's instance, shared by tp-window.c and
+ * tp-window-actions.c. */
+#pragma once
+
+#include "tp-document.h"
+#include "tp-editor.h"
+#include "tp-picture-view.h"
+#include "tp-text-pane.h"
+#include "tp-window.h"
+
+G_BEGIN_DECLS
+
+struct _TpWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* Template widgets */
+  GtkHeaderBar *header_bar;
+  GtkMenuButton *recent_button;
+  GtkMenuButton *samples_button;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkToggleButton *focus_toggle;
+  GtkDropDown *target_dropdown;
+  GtkStringList *target_list;
+  GtkDropDown *observe_dropdown;
+  GtkStringList *observe_list;
+  GtkCheckButton *exact_check;
+  GtkBox *pane_switcher;
+  GtkSpinner *busy_spinner;
+  GtkPaned *paned;
+  TpEditor *editor;
+  GtkStack *layout_stack;
+  GtkGrid *panes_grid;
+  GtkBox *focus_box;
+  GtkLabel *summary_label;
+  GMenu *samples_section;
+  GMenu *recent_section;
+
+  /* Owned references */
+  TpDocument *document;
+  GSettings *settings;
+  char *sample_title;           /* the sample the text came from, if any */
+
+  /* Borrowed references: children of panes_grid or focus_box */
+  GtkWidget *panes[TP_N_PANES];
+  GtkWidget *switcher_buttons[TP_N_PANES];
+
+  TpPane focus_pane;
+  guint focus_layout : 1;
+  guint updating_choices : 1;
+  guint closing : 1;
+};
+
+void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
+void _tp_window_update_actions     (TpWindow       *self);
+void _tp_window_update_recent      (TpWindow       *self);
+void _tp_window_save_then_close    (TpWindow       *self);
+
+G_END_DECLS

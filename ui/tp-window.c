@@ -1,0 +1,927 @@
+/* tp-window.c: the playground window.
+ *
+ * The window builds its six panes around one TpDocument and keeps the
+ * choice controls in step with the document's names list.  Its actions
+ * (files, exports, layout, font size) live in tp-window-actions.c. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tp-application.h"
+#include "tp-samples.h"
+#include "tp-window-private.h"
+
+G_DEFINE_FINAL_TYPE (TpWindow, tp_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_EXACT,
+  PROP_FOCUS_LAYOUT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+#define TARGET_DEFAULT  "the last scalar"
+#define OBSERVE_DEFAULT "nothing extra"
+
+/* {==== title and summary ====} */
+
+static void
+tp_window_update_title (TpWindow *self)
+{
+  g_autofree char *title = tp_document_dup_title (self->document);
+  g_autofree char *full = NULL;
+  GFile *file = tp_document_get_file (self->document);
+  gboolean modified = tp_document_get_modified (self->document);
+
+  if (file == NULL && self->sample_title != NULL)
+    {
+      g_free (title);
+      title = g_strdup (self->sample_title);
+    }
+  full = g_strdup_printf ("%s%s", modified ? "• " : "", title);
+  gtk_label_set_label (self->title_label, full);
+  if (file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *where = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
+      const char *home = g_get_home_dir ();
+
+      if (home != NULL && g_str_has_prefix (where, home))
+        {
+          char *tilde = g_strconcat ("~", where + strlen (home), NULL);
+          g_free (where);
+          where = tilde;
+        }
+      gtk_label_set_label (self->subtitle_label, where);
+    }
+  else
+    gtk_label_set_label (self->subtitle_label,
+                         modified ? "not saved yet" : self->sample_title != NULL ? "a sample" : "Topos Playground");
+  g_free (full);
+  full = g_strdup_printf ("%s%s – Topos Playground", modified ? "• " : "", title);
+  gtk_window_set_title (GTK_WINDOW (self), full);
+}
+
+static void
+tp_window_update_summary (TpWindow *self)
+{
+  TpReadings *readings = tp_document_get_readings (self->document);
+  g_autofree char *summary = NULL;
+
+  if (readings != NULL)
+    summary = g_strdup (tp_readings_get_text (readings, TP_READING_SUMMARY));
+  else
+    summary = g_strdup ("");
+  g_strchomp (summary);
+  if (tp_document_get_stale (self->document) && summary[0] != '\0')
+    {
+      char *stale = g_strconcat ("(last good reading) ", summary, NULL);
+      g_free (summary);
+      summary = stale;
+    }
+  gtk_label_set_label (self->summary_label, summary);
+}
+
+static void
+tp_window_update_busy (TpWindow *self)
+{
+  TpPictureView *picture = TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]);
+  gboolean busy = tp_document_get_busy (self->document) || tp_picture_view_get_busy (picture);
+
+  gtk_spinner_set_spinning (self->busy_spinner, busy);
+  gtk_widget_set_opacity (GTK_WIDGET (self->busy_spinner), busy ? 1.0 : 0.0);
+}
+
+/* {==== the choice controls ====} */
+
+static gboolean
+string_list_equals (GtkStringList *list,
+                    GPtrArray     *items)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  if (n != items->len)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (list, i), g_ptr_array_index (items, i)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+string_list_replace (GtkStringList *list,
+                     GPtrArray     *items)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  g_ptr_array_add (items, NULL);
+  gtk_string_list_splice (list, 0, n, (const char * const *) items->pdata);
+  g_ptr_array_remove_index (items, items->len - 1);
+}
+
+static guint
+string_list_find (GtkStringList *list,
+                  const char    *value)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  for (guint i = 1; value != NULL && i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (list, i), value) == 0)
+      return i;
+  return 0;
+}
+
+/* Refills the target list (rank-0 names) and the observe list (every
+ * name) from the names list, each name once, and shows the choices. */
+static void
+tp_window_update_choices (TpWindow *self)
+{
+  TpReadings *readings = tp_document_get_readings (self->document);
+  g_autoptr(GPtrArray) targets = g_ptr_array_new ();
+  g_autoptr(GPtrArray) observes = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_ptr_array_add (targets, (gpointer) TARGET_DEFAULT);
+  g_ptr_array_add (observes, (gpointer) OBSERVE_DEFAULT);
+  for (guint i = 0; readings != NULL && i < readings->n_names; i++)
+    {
+      const TpNameInfo *name = &readings->names[i];
+
+      if (!g_hash_table_add (seen, name->name))
+        continue;
+      g_ptr_array_add (observes, name->name);
+    }
+  /* A reassigned name resolves to its last assignment: it is a target
+   * when that one is rank 0. */
+  for (guint i = 1; i < observes->len; i++)
+    {
+      const char *n = g_ptr_array_index (observes, i);
+      gboolean scalar = FALSE;
+
+      for (guint k = 0; k < readings->n_names; k++)
+        if (g_str_equal (readings->names[k].name, n))
+          scalar = readings->names[k].scalar;
+      if (scalar)
+        g_ptr_array_add (targets, (gpointer) n);
+    }
+
+  self->updating_choices = TRUE;
+  if (!string_list_equals (self->target_list, targets))
+    string_list_replace (self->target_list, targets);
+  if (!string_list_equals (self->observe_list, observes))
+    string_list_replace (self->observe_list, observes);
+  gtk_drop_down_set_selected (self->target_dropdown,
+                              string_list_find (self->target_list, tp_document_get_target (self->document)));
+  gtk_drop_down_set_selected (self->observe_dropdown,
+                              string_list_find (self->observe_list, tp_document_get_observe (self->document)));
+  self->updating_choices = FALSE;
+}
+
+static void
+tp_window_target_selected_cb (TpWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->target_dropdown);
+
+  if (self->updating_choices)
+    return;
+  tp_document_set_target (self->document,
+                          i == 0 || i == GTK_INVALID_LIST_POSITION
+                            ? NULL : gtk_string_list_get_string (self->target_list, i));
+}
+
+static void
+tp_window_observe_selected_cb (TpWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->observe_dropdown);
+
+  if (self->updating_choices)
+    return;
+  tp_document_set_observe (self->document,
+                           i == 0 || i == GTK_INVALID_LIST_POSITION
+                             ? NULL : gtk_string_list_get_string (self->observe_list, i));
+}
+
+static void
+tp_window_file_changed_cb (TpWindow *self)
+{
+  if (tp_document_get_file (self->document) != NULL)
+    g_clear_pointer (&self->sample_title, g_free);
+  tp_window_update_title (self);
+}
+
+static void
+tp_window_readings_cb (TpWindow *self)
+{
+  tp_window_update_choices (self);
+  tp_window_update_summary (self);
+}
+
+/* {==== layout ====} */
+
+static void
+tp_window_place_panes (TpWindow *self)
+{
+  for (guint p = 0; p < TP_N_PANES; p++)
+    {
+      GtkWidget *pane = self->panes[p];
+      GtkWidget *parent = gtk_widget_get_parent (pane);
+      gboolean focused = self->focus_layout && p == self->focus_pane;
+
+      g_object_ref (pane);
+      if (parent == GTK_WIDGET (self->focus_box) && !focused)
+        {
+          gtk_box_remove (self->focus_box, pane);
+          /* two columns, three rows: spec|derivative, plan|StableHLO, values|picture */
+          gtk_grid_attach (self->panes_grid, pane, (int) (p % 2), (int) (p / 2), 1, 1);
+        }
+      else if (parent == GTK_WIDGET (self->panes_grid) && focused)
+        {
+          gtk_grid_remove (self->panes_grid, pane);
+          gtk_box_append (self->focus_box, pane);
+        }
+      g_object_unref (pane);
+      gtk_widget_set_visible (pane, TRUE);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->switcher_buttons[p]), p == self->focus_pane);
+    }
+  gtk_stack_set_visible_child_name (self->layout_stack, self->focus_layout ? "focus" : "tiled");
+  if (self->focus_layout)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "focus-layout");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "focus-layout");
+  gtk_widget_set_visible (GTK_WIDGET (self->pane_switcher), self->focus_layout);
+}
+
+/* Shows all six readings (tiled) or @pane alone (focus); the choice is
+ * kept in the settings. */
+void
+tp_window_set_focus_layout (TpWindow *self,
+                            gboolean  focus,
+                            TpPane    pane)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail ((guint) pane < TP_N_PANES);
+
+  self->focus_layout = !!focus;
+  self->focus_pane = pane;
+  tp_window_place_panes (self);
+  g_settings_set_enum (self->settings, "layout", focus ? 1 : 0);
+  g_settings_set_enum (self->settings, "focus-pane", (int) pane);
+  _tp_window_update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_LAYOUT]);
+}
+
+gboolean
+tp_window_get_focus_layout (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
+
+  return self->focus_layout;
+}
+
+static void
+tp_window_switcher_clicked_cb (GtkToggleButton *button,
+                               TpWindow        *self)
+{
+  TpPane pane = (TpPane) GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "pane"));
+
+  if (gtk_toggle_button_get_active (button) && pane != self->focus_pane && self->focus_layout)
+    tp_window_set_focus_layout (self, TRUE, pane);
+  else if (!gtk_toggle_button_get_active (button) && pane == self->focus_pane)
+    gtk_toggle_button_set_active (button, TRUE);
+}
+
+/* {==== samples and recent files ====} */
+
+static void
+tp_window_build_samples_menu (TpWindow *self)
+{
+  g_autoptr(GMenu) reference = g_menu_new ();
+  g_autoptr(GMenu) teaching = g_menu_new ();
+  guint n = 0;
+  const TpSample *samples = tp_samples_get (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (samples[i].title, NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-sample", "s", samples[i].id);
+      g_menu_append_item (samples[i].teaching ? teaching : reference, item);
+    }
+  g_menu_append_section (self->samples_section, "From the original playground", G_MENU_MODEL (reference));
+  g_menu_append_section (self->samples_section, "Teaching samples", G_MENU_MODEL (teaching));
+}
+
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GtkRecentInfo *ia = *(GtkRecentInfo **) a;
+  GtkRecentInfo *ib = *(GtkRecentInfo **) b;
+  GDateTime *da = gtk_recent_info_get_modified (ia);
+  GDateTime *db = gtk_recent_info_get_modified (ib);
+
+  return g_date_time_compare (db, da);
+}
+
+/* The ten most recent .tape files, newest first. */
+void
+_tp_window_update_recent (TpWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GList *items = gtk_recent_manager_get_items (manager);
+  g_autoptr(GPtrArray) tapes = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (g_str_has_suffix (gtk_recent_info_get_uri (info), ".tape") && gtk_recent_info_exists (info))
+        g_ptr_array_add (tapes, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  g_ptr_array_sort (tapes, compare_recent);
+
+  g_menu_remove_all (self->recent_section);
+  for (guint i = 0; i < tapes->len && i < 10; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (tapes, i);
+      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_section, item);
+    }
+  if (tapes->len == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new ("No recent programs", "win.no-recent");
+      g_menu_append_item (self->recent_section, item);
+    }
+}
+
+/* {==== opening ====} */
+
+/* Opens a sample here; the current text stays one undo away. */
+void
+tp_window_open_sample (TpWindow   *self,
+                       const char *sample_id)
+{
+  const TpSample *sample = tp_samples_lookup (sample_id);
+  g_autofree char *text = tp_samples_dup_text (sample_id);
+
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  if (sample == NULL || text == NULL)
+    {
+      g_warning ("There is no sample called %s", sample_id);
+      return;
+    }
+  g_free (self->sample_title);
+  self->sample_title = g_strdup (sample->title);
+  tp_document_set_text (self->document, text);
+  tp_document_set_file (self->document, NULL);
+  tp_document_set_target (self->document, sample->target);
+  tp_document_set_observe (self->document, sample->observe);
+  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (tp_document_get_buffer (self->document)), FALSE);
+  tp_document_set_selected_node (self->document, -1);
+  g_settings_set_string (self->settings, "last-sample", sample_id);
+}
+
+static void
+tp_window_load_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TpWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tp_document_load_finish (TP_DOCUMENT (object), result, &error))
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+                                                  GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                  "Could not open the program");
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+  {
+    GFile *file = tp_document_get_file (TP_DOCUMENT (object));
+    g_autofree char *uri = g_file_get_uri (file);
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  }
+}
+
+/* Loads @file into this window's document. */
+void
+tp_window_open_file (TpWindow *self,
+                     GFile    *file)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  tp_document_load_async (self->document, file, NULL, tp_window_load_cb, g_object_ref (self));
+}
+
+/* Restores a draft kept after a crash; FALSE when it cannot be read. */
+gboolean
+tp_window_restore_draft (TpWindow   *self,
+                         const char *draft_id)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
+
+  if (!tp_document_restore_draft (self->document, draft_id, &error))
+    {
+      g_warning ("Cannot restore draft %s: %s", draft_id, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+tp_window_drop_cb (GtkDropTarget *target,
+                   const GValue  *value,
+                   double         x,
+                   double         y,
+                   TpWindow      *self)
+{
+  GSList *files;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  for (GSList *l = files; l != NULL; l = l->next)
+    {
+      TpWindow *window = self;
+
+      if (l != files || !tp_document_is_pristine (self->document))
+        {
+          window = tp_window_new (app);
+          gtk_window_present (GTK_WINDOW (window));
+        }
+      tp_window_open_file (window, l->data);
+    }
+  return files != NULL;
+}
+
+/* {==== closing ====} */
+
+static void
+tp_window_close_response_cb (GtkDialog *dialog,
+                             int        response,
+                             TpWindow  *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  switch (response)
+    {
+    case GTK_RESPONSE_ACCEPT:
+      _tp_window_save_then_close (self);
+      break;
+    case GTK_RESPONSE_REJECT:
+      tp_document_discard_draft (self->document);
+      self->closing = TRUE;
+      gtk_window_destroy (GTK_WINDOW (self));
+      break;
+    default:
+      break;
+    }
+}
+
+static gboolean
+tp_window_close_request (GtkWindow *window)
+{
+  TpWindow *self = TP_WINDOW (window);
+  g_autofree char *title = NULL;
+  GtkWidget *dialog;
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+
+  if (self->closing || !tp_document_get_modified (self->document))
+    return GTK_WINDOW_CLASS (tp_window_parent_class)->close_request (window);
+
+  title = tp_document_dup_title (self->document);
+  dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "Save changes to “%s” before closing?", title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            "If you don’t save, your changes will be lost.");
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Discard", GTK_RESPONSE_REJECT,
+                          "_Save", GTK_RESPONSE_ACCEPT,
+                          NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT),
+                            "destructive-action");
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT),
+                            "suggested-action");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (tp_window_close_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/* {==== readiness and screenshots ====} */
+
+/* TRUE when every pane shows the readings of the current text. */
+gboolean
+tp_window_get_ready (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
+
+  return !tp_document_get_busy (self->document)
+         && !tp_picture_view_get_busy (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]))
+         && gtk_widget_get_mapped (GTK_WIDGET (self));
+}
+
+/* Renders the window as it is into a PNG (GTK's own snapshot, no screen
+ * grab). */
+gboolean
+tp_window_save_png (TpWindow    *self,
+                    const char  *path,
+                    GError     **error)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window has nothing to draw yet");
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  char *path;
+  guint tick_id;
+  guint frames;                 /* frames drawn since the window was ready */
+  gint64 started;
+} ScreenshotState;
+
+static void
+screenshot_state_free (gpointer data)
+{
+  ScreenshotState *state = data;
+
+  g_free (state->path);
+  g_free (state);
+}
+
+static gboolean
+tp_window_screenshot_tick_cb (GtkWidget     *widget,
+                              GdkFrameClock *clock,
+                              gpointer       user_data)
+{
+  GTask *task = user_data;
+  ScreenshotState *state = g_task_get_task_data (task);
+  TpWindow *self = TP_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  gboolean timed_out = g_get_monotonic_time () - state->started > 20 * G_USEC_PER_SEC;
+
+  if (!tp_window_get_ready (self) && !timed_out)
+    {
+      state->frames = 0;
+      gtk_widget_queue_draw (widget);
+      return G_SOURCE_CONTINUE;
+    }
+  /* Let the last readings draw before the snapshot. */
+  if (++state->frames < 3 && !timed_out)
+    {
+      gtk_widget_queue_draw (widget);
+      return G_SOURCE_CONTINUE;
+    }
+  state->tick_id = 0;
+  if (tp_window_save_png (self, state->path, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+  return G_SOURCE_REMOVE;
+}
+
+/* Waits until every pane shows the current readings, then writes a PNG
+ * of the window to @path. */
+void
+tp_window_screenshot_async (TpWindow            *self,
+                            const char          *path,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task;
+  ScreenshotState *state;
+
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tp_window_screenshot_async);
+  state = g_new0 (ScreenshotState, 1);
+  state->path = g_strdup (path);
+  state->started = g_get_monotonic_time ();
+  g_task_set_task_data (task, state, screenshot_state_free);
+  state->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tp_window_screenshot_tick_cb,
+                                                 task, g_object_unref);
+}
+
+gboolean
+tp_window_screenshot_finish (TpWindow      *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* {==== public ====} */
+
+TpWindow *
+tp_window_new (GtkApplication *application)
+{
+  return g_object_new (TP_TYPE_WINDOW, "application", application, NULL);
+}
+
+TpDocument *
+tp_window_get_document (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->document;
+}
+
+GtkWidget *
+tp_window_get_pane (TpWindow *self,
+                    TpPane    pane)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+  g_return_val_if_fail ((guint) pane < TP_N_PANES, NULL);
+
+  return self->panes[pane];
+}
+
+TpEditor *
+tp_window_get_editor (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->editor;
+}
+
+const char *
+tp_window_get_summary (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return gtk_label_get_label (self->summary_label);
+}
+
+GtkDropDown *
+tp_window_get_target_dropdown (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->target_dropdown;
+}
+
+GtkDropDown *
+tp_window_get_observe_dropdown (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->observe_dropdown;
+}
+
+/* {==== GObject ====} */
+
+static void
+tp_window_dispose (GObject *object)
+{
+  TpWindow *self = (TpWindow *) object;
+
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  /* GtkWindow unparents its own child and titlebar; disposing the
+   * template here would leave it pointers to freed widgets. */
+
+  G_OBJECT_CLASS (tp_window_parent_class)->dispose (object);
+}
+
+static void
+tp_window_finalize (GObject *object)
+{
+  TpWindow *self = (TpWindow *) object;
+
+  g_clear_object (&self->document);
+  g_clear_object (&self->settings);
+  g_free (self->sample_title);
+
+  G_OBJECT_CLASS (tp_window_parent_class)->finalize (object);
+}
+
+static void
+tp_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  TpWindow *self = TP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_EXACT:
+      g_value_set_boolean (value, self->document != NULL && tp_document_get_exact (self->document));
+      break;
+    case PROP_FOCUS_LAYOUT:
+      g_value_set_boolean (value, self->focus_layout);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  TpWindow *self = TP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_EXACT:
+      if (self->document == NULL)
+        break;
+      tp_document_set_exact (self->document, g_value_get_boolean (value));
+      g_settings_set_boolean (self->settings, "exact", g_value_get_boolean (value));
+      break;
+    case PROP_FOCUS_LAYOUT:
+      if (self->focus_layout != g_value_get_boolean (value))
+        tp_window_set_focus_layout (self, g_value_get_boolean (value), self->focus_pane);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tp_window_exact_changed_cb (TpWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXACT]);
+}
+
+static void
+tp_window_class_init (TpWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tp_window_dispose;
+  object_class->finalize = tp_window_finalize;
+  object_class->get_property = tp_window_get_property;
+  object_class->set_property = tp_window_set_property;
+  window_class->close_request = tp_window_close_request;
+
+  properties[PROP_EXACT] =
+    g_param_spec_boolean ("exact", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FOCUS_LAYOUT] =
+    g_param_spec_boolean ("focus-layout", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (TP_TYPE_EDITOR);
+  gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, samples_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_toggle);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, target_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, target_list);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, observe_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, observe_list);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, exact_check);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, pane_switcher);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, busy_spinner);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, editor);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, layout_stack);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, panes_grid);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_box);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, samples_section);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_section);
+
+  _tp_window_class_actions_init (widget_class);
+}
+
+static void
+tp_window_init (TpWindow *self)
+{
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = tp_settings_new ();
+  self->document = tp_document_new ();
+  tp_document_set_exact (self->document, g_settings_get_boolean (self->settings, "exact"));
+  tp_editor_set_document (self->editor, self->document);
+
+  for (guint p = 0; p < TP_N_PANES; p++)
+    {
+      GtkWidget *button = gtk_toggle_button_new_with_label (tp_pane_get_title ((TpPane) p));
+
+      if (p == TP_PANE_PICTURE)
+        {
+          self->panes[p] = tp_picture_view_new ();
+          tp_picture_view_set_document (TP_PICTURE_VIEW (self->panes[p]), self->document);
+        }
+      else
+        {
+          self->panes[p] = tp_text_pane_new ((TpPane) p);
+          tp_text_pane_set_document (TP_TEXT_PANE (self->panes[p]), self->document);
+        }
+      gtk_widget_add_css_class (self->panes[p], "pane");
+      gtk_widget_set_vexpand (self->panes[p], TRUE);
+      gtk_widget_set_hexpand (self->panes[p], TRUE);
+      gtk_grid_attach (self->panes_grid, self->panes[p], (int) (p % 2), (int) (p / 2), 1, 1);
+
+      g_object_set_data (G_OBJECT (button), "pane", GINT_TO_POINTER (p));
+      gtk_widget_set_tooltip_text (button, "Show this reading (Alt+1 … Alt+6)");
+      g_signal_connect (button, "toggled", G_CALLBACK (tp_window_switcher_clicked_cb), self);
+      gtk_box_append (self->pane_switcher, button);
+      self->switcher_buttons[p] = button;
+    }
+
+  g_signal_connect_object (self->document, "notify::readings",
+                           G_CALLBACK (tp_window_readings_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::stale",
+                           G_CALLBACK (tp_window_update_summary), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::target",
+                           G_CALLBACK (tp_window_update_choices), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::observe",
+                           G_CALLBACK (tp_window_update_choices), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::file",
+                           G_CALLBACK (tp_window_file_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::modified",
+                           G_CALLBACK (tp_window_update_title), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::exact",
+                           G_CALLBACK (tp_window_exact_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::busy",
+                           G_CALLBACK (tp_window_update_busy), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->panes[TP_PANE_PICTURE], "notify::busy",
+                           G_CALLBACK (tp_window_update_busy), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->target_dropdown, "notify::selected",
+                           G_CALLBACK (tp_window_target_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->observe_dropdown, "notify::selected",
+                           G_CALLBACK (tp_window_observe_selected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                           G_CALLBACK (_tp_window_update_recent), self, G_CONNECT_SWAPPED);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (tp_window_drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  tp_window_build_samples_menu (self);
+  _tp_window_update_recent (self);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  self->focus_layout = g_settings_get_enum (self->settings, "layout") == 1;
+  self->focus_pane = (TpPane) CLAMP (g_settings_get_enum (self->settings, "focus-pane"), 0, TP_N_PANES - 1);
+  tp_window_place_panes (self);
+
+  tp_window_update_title (self);
+  tp_window_update_choices (self);
+  tp_window_update_summary (self);
+  tp_window_update_busy (self);
+  _tp_window_update_actions (self);
+}

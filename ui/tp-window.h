@@ -1,0 +1,46 @@
+/* tp-window.h: a playground window: the editor, the six readings, the
+ * choices and the summary line, for one TpDocument. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tp-types.h"
+
+G_BEGIN_DECLS
+
+#define TP_TYPE_WINDOW (tp_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (TpWindow, tp_window, TP, WINDOW, GtkApplicationWindow)
+
+TpWindow   *tp_window_new                (GtkApplication      *application);
+TpDocument *tp_window_get_document       (TpWindow            *self);
+GtkWidget  *tp_window_get_pane           (TpWindow            *self,
+                                          TpPane               pane);
+TpEditor   *tp_window_get_editor         (TpWindow            *self);
+void        tp_window_open_sample        (TpWindow            *self,
+                                          const char          *sample_id);
+void        tp_window_open_file          (TpWindow            *self,
+                                          GFile               *file);
+gboolean    tp_window_restore_draft      (TpWindow            *self,
+                                          const char          *draft_id);
+gboolean    tp_window_get_ready          (TpWindow            *self);
+void        tp_window_set_focus_layout   (TpWindow            *self,
+                                          gboolean             focus,
+                                          TpPane               pane);
+gboolean    tp_window_get_focus_layout   (TpWindow            *self);
+const char *tp_window_get_summary        (TpWindow            *self);
+GtkDropDown *tp_window_get_target_dropdown  (TpWindow         *self);
+GtkDropDown *tp_window_get_observe_dropdown (TpWindow         *self);
+gboolean    tp_window_save_png           (TpWindow            *self,
+                                          const char          *path,
+                                          GError             **error);
+void        tp_window_screenshot_async   (TpWindow            *self,
+                                          const char          *path,
+                                          GCancellable        *cancellable,
+                                          GAsyncReadyCallback  callback,
+                                          gpointer             user_data);
+gboolean    tp_window_screenshot_finish  (TpWindow            *self,
+                                          GAsyncResult        *result,
+                                          GError             **error);
+
+G_END_DECLS
