@@ -1,6 +1,595 @@
-/* tp-hlo.c: PLACEHOLDER until the StableHLO writer of issue 3 lands: it
- * writes nothing, so the stablehlo reading is empty. */
+/* tp-hlo.c: the plan written as StableHLO text (reference section 6).
+ *
+ * One pass over the wanted nodes in index order writes each node's lines
+ * straight into the output buffer.  Parameters and inputs are the
+ * function's arguments; every other wanted node is %v{i}, with helper
+ * values %v{i}_{suffix}.  A Sum of a rank-0 value writes no line and
+ * carries its operand's name, so every later use and the return refer to
+ * that name.
+ *
+ * Like every reading, the module prints at most TP_VALUES_BUDGET constant
+ * elements in full (a splat counts one).  A constant beyond that is
+ * written as MLIR itself writes an elided constant,
+ * dense_resource<__elided__>: the module still parses and keeps every
+ * type, but no longer runs.  Only a seeded `leaf` of more than 2^20
+ * elements can get there; the zeros and ones differentiate records are
+ * splats. */
 #include "tp-hlo.h"
+
+#include <string.h>
+
+#include "tp-alloc.h"
+#include "tp-fmt.h"
+#include "tp-values.h"
+
+/* A node's name is either %v{node} or, with this bit, %arg{k}. */
+#define ARG_BIT 0x80000000u
+
+typedef struct
+{
+  const TpTape *t;
+  TpBuf *out;
+  uint32_t *name;       /* per node: a node index, or ARG_BIT | k */
+  uint64_t budget;      /* constant elements still printed in full */
+} Emit;
+
+/* A value in the module: a node's own (possibly aliased) name when suffix
+ * is NULL, else the helper %v{node}_{suffix}. */
+typedef struct
+{
+  TpNode node;
+  const char *suffix;
+} Ref;
+
+static Ref
+node_ref (TpNode node)
+{
+  Ref r = { node, NULL };
+  return r;
+}
+
+static Ref
+helper_ref (TpNode node, const char *suffix)
+{
+  Ref r = { node, suffix };
+  return r;
+}
+
+/* Writes the decimal digits of value at p; returns their count. */
+static size_t
+put_digits (char *p, uint64_t value)
+{
+  char tmp[20];
+  size_t n = 0, k;
+
+  do
+    {
+      tmp[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  for (k = 0; k < n; k++)
+    p[k] = tmp[n - 1 - k];
+  return n;
+}
+
+static void
+put_ref (const Emit *e, Ref r)
+{
+  uint32_t name = r.suffix == NULL ? e->name[r.node] : r.node;
+  char tmp[48];
+  size_t n;
+
+  if (name & ARG_BIT)
+    {
+      memcpy (tmp, "%arg", 4);
+      n = 4 + put_digits (tmp + 4, name & ~ARG_BIT);
+    }
+  else
+    {
+      memcpy (tmp, "%v", 2);
+      n = 2 + put_digits (tmp + 2, name);
+    }
+  tp_buf_append (e->out, tmp, n);
+  if (r.suffix != NULL)
+    {
+      tp_buf_putc (e->out, '_');
+      tp_buf_puts (e->out, r.suffix);
+    }
+}
+
+/* Starts a line that defines r: "    %v3_peak = ". */
+static void
+put_def (const Emit *e, Ref r)
+{
+  tp_buf_append (e->out, "    ", 4);
+  put_ref (e, r);
+  tp_buf_append (e->out, " = ", 3);
+}
+
+/* "tensor<2x3xf32>", "tensor<f32>"; elem is "f32" or "i1". */
+static void
+put_type (TpBuf *out, const TpShape *shape, const char *elem)
+{
+  char tmp[7 + TP_MAX_RANK * 11 + 8];
+  size_t n = 7, len = strlen (elem);
+
+  memcpy (tmp, "tensor<", 7);
+  for (uint32_t d = 0; d < shape->rank; d++)
+    {
+      n += put_digits (tmp + n, shape->dims[d]);
+      tmp[n++] = 'x';
+    }
+  memcpy (tmp + n, elem, len);
+  n += len;
+  tmp[n++] = '>';
+  tp_buf_append (out, tmp, n);
+}
+
+static void
+put_f32_type (TpBuf *out, const TpShape *shape)
+{
+  put_type (out, shape, "f32");
+}
+
+static const TpShape scalar_shape = { 0, { 0 } };
+
+/* "[0, 1]": every axis of [0, rank) except skip (UINT32_MAX for none). */
+static void
+put_axes_except (TpBuf *out, uint32_t rank, uint32_t skip)
+{
+  bool first = true;
+
+  tp_buf_putc (out, '[');
+  for (uint32_t d = 0; d < rank; d++)
+    {
+      if (d == skip)
+        continue;
+      if (!first)
+        tp_buf_append (out, ", ", 2);
+      first = false;
+      tp_buf_u64 (out, d);
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* One element as a StableHLO float literal: Rust's Debug form with ".0"
+ * put before an exponent whose mantissa has no dot ("1e-5" -> "1.0e-5");
+ * non-finite values as the hex of their bits ("0xFF800000"). */
+static void
+put_f32 (TpBuf *out, float value)
+{
+  char tmp[TP_FMT_F32_MAX + 2];
+  size_t n, e;
+  uint32_t bits;
+
+  if (value - value != 0.0f)
+    {
+      static const char hex[] = "0123456789ABCDEF";
+      char h[10];
+      memcpy (&bits, &value, sizeof bits);
+      h[0] = '0';
+      h[1] = 'x';
+      for (int k = 0; k < 8; k++)
+        h[2 + k] = hex[(bits >> (28 - 4 * k)) & 0xF];
+      tp_buf_append (out, h, sizeof h);
+      return;
+    }
+  n = tp_fmt_f32_debug (value, tmp);
+  for (e = 0; e < n && tmp[e] != 'e'; e++)
+    if (tmp[e] == '.')
+      {
+        e = n;
+        break;
+      }
+  if (e < n)
+    {
+      memmove (tmp + e + 2, tmp + e, n - e);
+      tmp[e] = '.';
+      tmp[e + 1] = '0';
+      n += 2;
+    }
+  tp_buf_append (out, tmp, n);
+}
+
+/* The nested-bracket form of data over dims[depth..rank), advancing *pos. */
+static void
+put_nested (TpBuf *out, const float *data, const TpShape *shape,
+            uint32_t depth, uint64_t *pos)
+{
+  tp_buf_putc (out, '[');
+  for (uint32_t k = 0; k < shape->dims[depth]; k++)
+    {
+      if (k > 0)
+        tp_buf_append (out, ", ", 2);
+      if (depth + 1 < shape->rank)
+        put_nested (out, data, shape, depth + 1, pos);
+      else
+        put_f32 (out, data[(*pos)++]);
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* "%r = stablehlo.constant dense<...> : T": the splat form when every
+ * element has the same bits (rank 0 always), else nested brackets. */
+static void
+put_constant (Emit *e, Ref r, const float *data, const TpShape *shape)
+{
+  uint64_t volume = tp_shape_volume (shape);
+  bool splat = true;
+  uint32_t first;
+
+  memcpy (&first, &data[0], sizeof first);
+  for (uint64_t k = 1; k < volume && splat; k++)
+    {
+      uint32_t bits;
+      memcpy (&bits, &data[k], sizeof bits);
+      splat = bits == first;
+    }
+  put_def (e, r);
+  if ((splat ? 1 : volume) > e->budget)
+    {
+      tp_buf_puts (e->out, "stablehlo.constant dense_resource<__elided__> : ");
+      put_f32_type (e->out, shape);
+      tp_buf_putc (e->out, '\n');
+      return;
+    }
+  e->budget -= splat ? 1 : volume;
+  tp_buf_puts (e->out, "stablehlo.constant dense<");
+  if (splat)
+    put_f32 (e->out, data[0]);
+  else
+    {
+      uint64_t pos = 0;
+      put_nested (e->out, data, shape, 0, &pos);
+    }
+  tp_buf_append (e->out, "> : ", 4);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* A splat f32 constant of the given value and shape. */
+static void
+put_splat (const Emit *e, Ref r, const char *literal, const TpShape *shape)
+{
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.constant dense<");
+  tp_buf_puts (e->out, literal);
+  tp_buf_append (e->out, "> : ", 4);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* "%r = stablehlo.OP %a : T" */
+static void
+put_unary (const Emit *e, Ref r, const char *op, Ref a, const TpShape *shape)
+{
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.");
+  tp_buf_puts (e->out, op);
+  tp_buf_putc (e->out, ' ');
+  put_ref (e, a);
+  tp_buf_append (e->out, " : ", 3);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* "%r = stablehlo.OP %a, %b : T" */
+static void
+put_binary (const Emit *e, Ref r, const char *op, Ref a, Ref b,
+            const TpShape *shape)
+{
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.");
+  tp_buf_puts (e->out, op);
+  tp_buf_putc (e->out, ' ');
+  put_ref (e, a);
+  tp_buf_append (e->out, ", ", 2);
+  put_ref (e, b);
+  tp_buf_append (e->out, " : ", 3);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* The seed constant, then "%r = stablehlo.reduce(%a init: %seed) applies
+ * stablehlo.COMBINER across dimensions = [...] : (Ta, tensor<f32>) -> Tr",
+ * reducing every axis (axis UINT32_MAX) or just one. */
+static void
+put_reduce (const Emit *e, Ref r, Ref seed, const char *seed_literal,
+            const char *combiner, Ref a, const TpShape *in, uint32_t axis,
+            const TpShape *result)
+{
+  put_splat (e, seed, seed_literal, &scalar_shape);
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.reduce(");
+  put_ref (e, a);
+  tp_buf_puts (e->out, " init: ");
+  put_ref (e, seed);
+  tp_buf_puts (e->out, ") applies stablehlo.");
+  tp_buf_puts (e->out, combiner);
+  tp_buf_puts (e->out, " across dimensions = ");
+  if (axis == UINT32_MAX)
+    put_axes_except (e->out, in->rank, UINT32_MAX);
+  else
+    {
+      tp_buf_putc (e->out, '[');
+      tp_buf_u64 (e->out, axis);
+      tp_buf_putc (e->out, ']');
+    }
+  tp_buf_append (e->out, " : (", 4);
+  put_f32_type (e->out, in);
+  tp_buf_puts (e->out, ", tensor<f32>) -> ");
+  put_f32_type (e->out, result);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* "%r = stablehlo.broadcast_in_dim %a, dims = [...] : (Ta) -> T", where
+ * the operand's axes map to every result axis except skip. */
+static void
+put_broadcast_in_dim (const Emit *e, Ref r, Ref a, const TpShape *in,
+                      const TpShape *shape, uint32_t skip)
+{
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.broadcast_in_dim ");
+  put_ref (e, a);
+  tp_buf_puts (e->out, ", dims = ");
+  if (skip == UINT32_MAX)
+    tp_buf_append (e->out, "[]", 2);
+  else
+    put_axes_except (e->out, shape->rank, skip);
+  tp_buf_append (e->out, " : (", 4);
+  put_f32_type (e->out, in);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* "%r = stablehlo.OP %a : (Ta) -> T" */
+static void
+put_typed_unary (const Emit *e, Ref r, const char *op, Ref a,
+                 const TpShape *in, const TpShape *shape)
+{
+  put_def (e, r);
+  tp_buf_puts (e->out, "stablehlo.");
+  tp_buf_puts (e->out, op);
+  tp_buf_putc (e->out, ' ');
+  put_ref (e, a);
+  tp_buf_append (e->out, " : (", 4);
+  put_f32_type (e->out, in);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+static void
+put_matmul (const Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0], b = t->arg[i][1];
+  uint32_t rank = t->shape[i].rank;
+
+  put_def (e, node_ref (i));
+  tp_buf_puts (e->out, "stablehlo.dot_general ");
+  put_ref (e, node_ref (a));
+  tp_buf_append (e->out, ", ", 2);
+  put_ref (e, node_ref (b));
+  tp_buf_append (e->out, ", ", 2);
+  if (rank > 2)
+    {
+      tp_buf_puts (e->out, "batching_dims = ");
+      put_axes_except (e->out, rank - 2, UINT32_MAX);
+      tp_buf_append (e->out, " x ", 3);
+      put_axes_except (e->out, rank - 2, UINT32_MAX);
+      tp_buf_append (e->out, ", ", 2);
+    }
+  tp_buf_puts (e->out, "contracting_dims = [");
+  tp_buf_u64 (e->out, rank - 1);
+  tp_buf_puts (e->out, "] x [");
+  tp_buf_u64 (e->out, rank - 2);
+  tp_buf_puts (e->out, "] : (");
+  put_f32_type (e->out, &t->shape[a]);
+  tp_buf_append (e->out, ", ", 2);
+  put_f32_type (e->out, &t->shape[b]);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_f32_type (e->out, &t->shape[i]);
+  tp_buf_putc (e->out, '\n');
+}
+
+static void
+put_permute (const Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+
+  put_def (e, node_ref (i));
+  tp_buf_puts (e->out, "stablehlo.transpose ");
+  put_ref (e, node_ref (a));
+  tp_buf_puts (e->out, ", dims = [");
+  for (uint32_t d = 0; d < t->shape[i].rank; d++)
+    {
+      if (d > 0)
+        tp_buf_append (e->out, ", ", 2);
+      tp_buf_u64 (e->out, t->attr[i].order[d]);
+    }
+  tp_buf_append (e->out, "] : (", 5);
+  put_f32_type (e->out, &t->shape[a]);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_f32_type (e->out, &t->shape[i]);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* Step(a, b) = a >= b ? 1 : 0, as compare, two constants and select. */
+static void
+put_step (const Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  const TpShape *shape = &t->shape[i];
+  Ref mask = helper_ref (i, "mask");
+
+  put_def (e, mask);
+  tp_buf_puts (e->out, "stablehlo.compare GE, ");
+  put_ref (e, node_ref (t->arg[i][0]));
+  tp_buf_append (e->out, ", ", 2);
+  put_ref (e, node_ref (t->arg[i][1]));
+  tp_buf_puts (e->out, ", FLOAT : (");
+  put_f32_type (e->out, shape);
+  tp_buf_append (e->out, ", ", 2);
+  put_f32_type (e->out, shape);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_type (e->out, shape, "i1");
+  tp_buf_putc (e->out, '\n');
+  put_splat (e, helper_ref (i, "ones"), "1.0", shape);
+  put_splat (e, helper_ref (i, "zeros"), "0.0", shape);
+  put_def (e, node_ref (i));
+  tp_buf_puts (e->out, "stablehlo.select ");
+  put_ref (e, mask);
+  tp_buf_append (e->out, ", ", 2);
+  put_ref (e, helper_ref (i, "ones"));
+  tp_buf_append (e->out, ", ", 2);
+  put_ref (e, helper_ref (i, "zeros"));
+  tp_buf_append (e->out, " : ", 3);
+  put_type (e->out, shape, "i1");
+  tp_buf_append (e->out, ", ", 2);
+  put_f32_type (e->out, shape);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* The stable decomposition shared by LogSoftmax and LogSumExp (reference
+ * 6.4): shift by the peak along the axis, exponentiate, sum, take the
+ * log.  LogSoftmax then broadcasts the normalizer back and subtracts it
+ * from the centered values; LogSumExp adds it to the peak. */
+static void
+put_log_ops (const Emit *e, TpNode i, bool softmax)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+  uint32_t k = t->attr[i].axis;
+  const TpShape *in = &t->shape[a];
+  TpShape reduced;
+
+  tp_shape_drop_axis (in, k, &reduced);
+  put_splat (e, helper_ref (i, "low"), "0xFF800000", &scalar_shape);
+  /* The peak's seed is -inf, so it is written here rather than through
+   * put_reduce, whose seed is a splat of the add identity. */
+  put_def (e, helper_ref (i, "peak"));
+  tp_buf_puts (e->out, "stablehlo.reduce(");
+  put_ref (e, node_ref (a));
+  tp_buf_puts (e->out, " init: ");
+  put_ref (e, helper_ref (i, "low"));
+  tp_buf_puts (e->out, ") applies stablehlo.maximum across dimensions = [");
+  tp_buf_u64 (e->out, k);
+  tp_buf_puts (e->out, "] : (");
+  put_f32_type (e->out, in);
+  tp_buf_puts (e->out, ", tensor<f32>) -> ");
+  put_f32_type (e->out, &reduced);
+  tp_buf_putc (e->out, '\n');
+  put_broadcast_in_dim (e, helper_ref (i, "spread_peak"),
+                        helper_ref (i, "peak"), &reduced, in, k);
+  put_binary (e, helper_ref (i, "centered"), "subtract", node_ref (a),
+              helper_ref (i, "spread_peak"), in);
+  put_unary (e, helper_ref (i, "exp"), "exponential",
+             helper_ref (i, "centered"), in);
+  put_reduce (e, helper_ref (i, "total"), helper_ref (i, "total_seed"),
+              "0.0", "add", helper_ref (i, "exp"), in, k, &reduced);
+  put_unary (e, helper_ref (i, "normalizer"), "log", helper_ref (i, "total"),
+             &reduced);
+  if (softmax)
+    {
+      put_broadcast_in_dim (e, helper_ref (i, "spread_normalizer"),
+                            helper_ref (i, "normalizer"), &reduced, in, k);
+      put_binary (e, node_ref (i), "subtract", helper_ref (i, "centered"),
+                  helper_ref (i, "spread_normalizer"), in);
+    }
+  else
+    put_binary (e, node_ref (i), "add", helper_ref (i, "peak"),
+                helper_ref (i, "normalizer"), &reduced);
+}
+
+/* The lines of one wanted, non-argument node. */
+static void
+put_node (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpOp op = (TpOp) t->op[i];
+  const TpShape *shape = &t->shape[i];
+  TpNode a = t->arg[i][0];
+
+  switch (op)
+    {
+    case TP_OP_LEAF:
+      put_constant (e, node_ref (i), t->payload[i], shape);
+      break;
+    case TP_OP_ADD:
+    case TP_OP_SUB:
+    case TP_OP_MUL:
+    case TP_OP_DIV:
+    case TP_OP_MAXIMUM:
+      put_binary (e, node_ref (i), tp_op_info[op].hlo, node_ref (a),
+                  node_ref (t->arg[i][1]), shape);
+      break;
+    case TP_OP_NEG:
+    case TP_OP_EXP:
+    case TP_OP_LN:
+    case TP_OP_SQRT:
+    case TP_OP_TANH:
+    case TP_OP_SIN:
+    case TP_OP_COS:
+      put_unary (e, node_ref (i), tp_op_info[op].hlo, node_ref (a), shape);
+      break;
+    case TP_OP_STEP:
+      put_step (e, i);
+      break;
+    case TP_OP_MATMUL:
+      put_matmul (e, i);
+      break;
+    case TP_OP_SUM:
+      if (t->shape[a].rank == 0)
+        e->name[i] = e->name[a];
+      else
+        put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
+                    node_ref (a), &t->shape[a], UINT32_MAX, shape);
+      break;
+    case TP_OP_SUM_ALONG:
+      put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
+                  node_ref (a), &t->shape[a], t->attr[i].axis, shape);
+      break;
+    case TP_OP_BROADCAST:
+      {
+        Ref src = node_ref (a);
+        if (t->shape[a].rank > 0)
+          {
+            src = helper_ref (i, "scalar");
+            put_typed_unary (e, src, "reshape", node_ref (a), &t->shape[a],
+                             &scalar_shape);
+          }
+        put_broadcast_in_dim (e, node_ref (i), src, &scalar_shape, shape,
+                              UINT32_MAX);
+        break;
+      }
+    case TP_OP_BROADCAST_ALONG:
+      put_broadcast_in_dim (e, node_ref (i), node_ref (a), &t->shape[a],
+                            shape, t->attr[i].axis);
+      break;
+    case TP_OP_RESHAPE:
+      put_typed_unary (e, node_ref (i), "reshape", node_ref (a),
+                       &t->shape[a], shape);
+      break;
+    case TP_OP_PERMUTE:
+      put_permute (e, i);
+      break;
+    case TP_OP_LOG_SOFTMAX:
+      put_log_ops (e, i, true);
+      break;
+    case TP_OP_LOG_SUM_EXP:
+      put_log_ops (e, i, false);
+      break;
+    case TP_OP_PARAMETER:
+    case TP_OP_INPUT:
+    case TP_N_OPS:
+    default:
+      break;
+    }
+}
 
 uint32_t
 tp_hlo_arguments (const TpPlan *plan, TpNode *args)
@@ -18,6 +607,66 @@ tp_hlo_arguments (const TpPlan *plan, TpNode *args)
 void
 tp_hlo_emit (const TpPlan *plan, TpBuf *out)
 {
-  (void) plan;
-  (void) out;
+  const TpTape *t = plan->tape;
+  Emit e;
+  TpNode *args;
+  uint32_t n_args;
+
+  e.t = t;
+  e.out = out;
+  e.budget = TP_VALUES_BUDGET;
+  e.name = tp_malloc (((size_t) t->len + 1) * sizeof *e.name);
+  args = tp_malloc (((size_t) t->len + 1) * sizeof *args);
+  if (e.name == NULL || args == NULL)
+    {
+      out->failed = true;
+      tp_free (e.name);
+      tp_free (args);
+      return;
+    }
+  for (TpNode i = 0; i < t->len; i++)
+    e.name[i] = i;
+  n_args = tp_hlo_arguments (plan, args);
+  for (uint32_t k = 0; k < n_args; k++)
+    e.name[args[k]] = ARG_BIT | k;
+
+  tp_buf_puts (out, "module @topos {\n  func.func @main(");
+  for (uint32_t k = 0; k < n_args; k++)
+    {
+      if (k > 0)
+        tp_buf_append (out, ", ", 2);
+      put_ref (&e, node_ref (args[k]));
+      tp_buf_append (out, ": ", 2);
+      put_f32_type (out, &t->shape[args[k]]);
+    }
+  tp_buf_puts (out, ") -> (");
+  for (uint32_t r = 0; r < plan->n_results; r++)
+    {
+      if (r > 0)
+        tp_buf_append (out, ", ", 2);
+      put_f32_type (out, &t->shape[plan->results[r]]);
+    }
+  tp_buf_puts (out, ") {\n");
+
+  for (TpNode i = 0; i < t->len; i++)
+    if (plan->wanted[i] && !(e.name[i] & ARG_BIT))
+      put_node (&e, i);
+
+  tp_buf_puts (out, "    return ");
+  for (uint32_t r = 0; r < plan->n_results; r++)
+    {
+      if (r > 0)
+        tp_buf_append (out, ", ", 2);
+      put_ref (&e, node_ref (plan->results[r]));
+    }
+  tp_buf_append (out, " : ", 3);
+  for (uint32_t r = 0; r < plan->n_results; r++)
+    {
+      if (r > 0)
+        tp_buf_append (out, ", ", 2);
+      put_f32_type (out, &t->shape[plan->results[r]]);
+    }
+  tp_buf_puts (out, "\n  }\n}\n");
+  tp_free (e.name);
+  tp_free (args);
 }
