@@ -1,4 +1,31 @@
-/* tp-dot.h: the picture's source, a graphviz DOT graph of the tape. */
+/* tp-dot.h: the picture's source, a graphviz DOT graph of the tape.
+ *
+ * The DOT text carries everything visual (shapes, colours, classes, the
+ * legend, the caption), so the desktop renderer (ui/tp-render.h) and the
+ * web page (graphviz compiled to wasm) draw the same picture from it.
+ *
+ * The picture, in short:
+ * - one node per tape node, id `n{index}`, label "{index} {Op}" over the
+ *   statement's name and "{shape} {detail}"; edges in operand order, the
+ *   operand position ("lhs", "rhs") written where it matters;
+ * - forward nodes form one band (cluster "forward") that flows top to
+ *   bottom, sources at the top; nodes appended by differentiate form a
+ *   second band (cluster "gradient") that is mirrored: the seed sits at
+ *   the bottom beside the loss and each parameter's gradient at the top
+ *   beside its parameter, so gradient edges point upward;
+ * - an edge from a forward value into a gradient node that reuses it (a
+ *   "saved value") is dashed magenta with an open arrowhead.  Because the
+ *   gradient band is mirrored, these edges stay a rank or two long, which
+ *   is what keeps graphviz's dot layout fast (the unmirrored picture puts
+ *   them across the whole graph and dot's positioning blows up);
+ * - classes: parameter/input/leaf (own shapes and fills), derived,
+ *   skipped (not in the plan: no fill, dashed, grey), result (readable at
+ *   the end of the plan: double border), observed, target, gradient
+ *   ("d loss / d w"), seed; a legend lists the ones present.
+ *
+ * Over the budget (a layout cost estimate, not only a node count) the
+ * picture degrades: the forward band alone with a note, or only a note.
+ * The note says so in the picture. */
 #ifndef TP_DOT_H
 #define TP_DOT_H
 
@@ -6,6 +33,15 @@
 
 #include "tp-buf.h"
 #include "tp-plan.h"
+
+/* The default budget, in layout cost units: nodes + edges + the ranks
+ * long edges cross (an estimate of graphviz's virtual nodes).  About 450
+ * to 550 nodes of forward+gradient tape; measured on a busy 2-core
+ * machine, a picture near the budget lays out in 0.2 to 0.6 s, and a
+ * 1,000-node one (cost about 30,000) would take 1 to 4 s, so it is
+ * reduced to its forward band (tests/bench/bench-layout prints the
+ * figures). */
+#define TP_DOT_BUDGET 6000u
 
 /* What the picture shows besides the tape itself. */
 typedef struct
@@ -20,8 +56,15 @@ typedef struct
   const TpNode *wrt;           /* parameters, declaration order */
   const TpNode *grads;         /* their gradients; NULL when none */
   uint32_t n_wrt;
+  uint32_t budget;             /* layout cost budget; 0 means TP_DOT_BUDGET */
 } TpDotInput;
 
-void tp_dot_write (const TpDotInput *in, TpBuf *out);
+/* Appends the DOT text.  Deterministic and locale-free; on allocation
+ * failure out->failed is set. */
+void     tp_dot_write (const TpDotInput *in, TpBuf *out);
+
+/* The layout cost estimate tp_dot_write compares with the budget (for the
+ * benchmark and tests).  UINT64_MAX when memory runs out. */
+uint64_t tp_dot_cost  (const TpDotInput *in, bool forward_only);
 
 #endif /* TP_DOT_H */
