@@ -1,0 +1,41 @@
+// The wasm engine under node, for tests and benchmarks.
+//
+//   const engine = await loadEngine(BUILD_WEB_DIR);   // holds tp-engine.mjs/.wasm
+//   const { status, json } = engine.read(program, { target, observe, exact });
+//
+// The module is the page's own build (-sENVIRONMENT=web,worker); under node
+// it is given its .wasm bytes directly, which also avoids emscripten 3.1.6's
+// fetch of a file path (shared/toolchain.md E2).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export async function loadEngine(dir) {
+  const { default: create } = await import(pathToFileURL(join(dir, 'tp-engine.mjs')).href);
+  const m = await create({ wasmBinary: readFileSync(join(dir, 'tp-engine.wasm')) });
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const put = (bytes) => {
+    const p = m._malloc(bytes.length + 1);
+    if (!p) throw new Error('wasm malloc failed');
+    m.HEAPU8.set(bytes, p);
+    m.HEAPU8[p + bytes.length] = 0;
+    return p;
+  };
+  return {
+    module: m,
+    read(program, { target = '', observe = [], exact = false } = {}) {
+      const src = typeof program === 'string' ? encoder.encode(program) : program;
+      const tgt = encoder.encode(target);
+      const obs = encoder.encode(observe.map((n) => n + '\n').join(''));
+      const ps = put(src), pt = put(tgt), po = put(obs);
+      try {
+        const status = m._tp_wasm_read(ps, src.length, pt, po, obs.length, exact ? 1 : 0);
+        const ptr = m._tp_wasm_json(), len = m._tp_wasm_json_length();
+        return { status, json: decoder.decode(m.HEAPU8.subarray(ptr, ptr + len)) };
+      } finally {
+        m._free(ps); m._free(pt); m._free(po);
+      }
+    },
+  };
+}

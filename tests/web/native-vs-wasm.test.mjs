@@ -1,0 +1,87 @@
+// Native and wasm agree: every sample (with several choices) and a
+// generated corpus go through the wasm module and through the native
+// `topos --json`; the JSON texts, which carry every reading, every tensor,
+// every gradient and the diagnostics, must be identical byte for byte, and
+// so must the status.
+//
+// Environment: TP_WEB_BUILD (the wasm build's web/ folder), TP_SAMPLES
+// (resources/samples), TP_NATIVE_TOPOS (the native command line; the test
+// is skipped without it), TP_CORPUS (programs to generate, default 400).
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { loadEngine } from './engine.mjs';
+import { corpus } from './corpus.mjs';
+
+const build = process.env.TP_WEB_BUILD;
+const samplesDir = process.env.TP_SAMPLES;
+const topos = process.env.TP_NATIVE_TOPOS;
+const count = Number(process.env.TP_CORPUS || 400);
+const skip = !topos || !existsSync(topos) ? 'TP_NATIVE_TOPOS does not name the native topos' : false;
+
+function native(program, { target = '', observe = [], exact = false } = {}) {
+  const args = ['--json'];
+  if (target) args.push('--target', target);
+  for (const o of observe) args.push('--observe', o);
+  if (exact) args.push('--exact');
+  args.push('-');
+  const r = spawnSync(topos, args, { input: program, maxBuffer: 1 << 30 });
+  if (r.error) throw r.error;
+  return { status: r.status, json: r.stdout.toString('utf8') };
+}
+
+function compare(engine, name, program, choices) {
+  const w = engine.read(typeof program === 'string' ? program : new Uint8Array(program), choices);
+  const n = native(program, choices);
+  assert.equal(w.status, n.status, `${name}: status`);
+  if (w.json !== n.json) {
+    // Point at the first reading that differs, then fail on the whole text.
+    const a = JSON.parse(w.json), b = JSON.parse(n.json);
+    for (const k of Object.keys(b))
+      assert.deepEqual(a[k], b[k], `${name}: "${k}" differs`);
+    assert.equal(w.json, n.json, `${name}: JSON text`);
+  }
+  return JSON.parse(w.json);
+}
+
+let engine;
+before(async () => { if (!skip) engine = await loadEngine(build); });
+
+test('samples, with each choice: native == wasm', { skip }, (t) => {
+  const files = readdirSync(samplesDir).filter((f) => f.endsWith('.tape')).sort();
+  assert.ok(files.length >= 8, 'the samples are there');
+  let readings = 0;
+  for (const f of files) {
+    const program = readFileSync(join(samplesDir, f), 'utf8');
+    const plain = compare(engine, f, program, {});
+    assert.deepEqual(plain.diagnostics, [], `${f} reads`);
+    assert.ok(plain.spec && plain.plan && plain.values && plain.dot && plain.summary, `${f}: readings are filled`);
+    readings++;
+    const names = [...new Set(plain.names.map((x) => x.name))];
+    for (const name of names) {
+      compare(engine, `${f} --target ${name}`, program, { target: name });
+      compare(engine, `${f} --observe ${name} --exact`, program, { observe: [name], exact: true });
+      readings += 2;
+    }
+  }
+  t.diagnostic(`${readings} sample readings compared`);
+});
+
+test(`a generated corpus of ${count} programs: native == wasm`, { skip }, (t) => {
+  let read = 0, refused = 0;
+  for (const { name, program, choices } of corpus(count, 20240601)) {
+    const j = compare(engine, name, program, choices);
+    if (j.diagnostics.length) refused++; else read++;
+  }
+  t.diagnostic(`${read} read, ${refused} refused`);
+  assert.ok(read > count / 2, 'most generated programs read');
+  assert.ok(refused > 10, 'some generated programs are refused');
+});
+
+test('bytes that are not UTF-8: native == wasm', { skip }, () => {
+  compare(engine, 'invalid utf-8', Buffer.from([0x77, 0x20, 0x3d, 0x20, 0xff, 0xfe, 0x0a]), {});
+  compare(engine, 'nul byte', Buffer.from('w = parameter 1\n\0\n'), {});
+});

@@ -1,0 +1,78 @@
+// Bundles the static page into one self-contained folder.
+//
+//   node build-site.mjs --src web/ --samples resources/samples --npm BUILD/web/npm
+//        --engine BUILD/web/tp-engine.mjs --out BUILD/web/site --stamp FILE
+//
+// The folder holds index.html, style.css, app.js (the page with CodeMirror),
+// two module workers (engine-worker.js; graph-worker.js with graphviz in
+// wasm inlined), the engine's ES module (tp-engine.js) and tp-engine.wasm.
+// Nothing refers to another origin: every byte the page needs is in here.
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2)
+  args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (const k of ['src', 'samples', 'npm', 'engine', 'out', 'stamp']) {
+  if (!args[k]) throw new Error(`build-site.mjs: --${k} is required`);
+  args[k] = resolve(args[k]);
+}
+
+const require = createRequire(join(args.npm, 'node_modules', 'noop.js'));
+const esbuild = require('esbuild');
+
+const src = join(args.src, 'src');
+const out = args.out;
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+// The samples, text and all, become a constant of the page.
+const manifest = JSON.parse(readFileSync(join(args.src, 'samples.json'), 'utf8'));
+const samples = manifest.map((s) => ({
+  id: s.id, title: s.title, target: s.target, observe: s.observe,
+  program: readFileSync(join(args.samples, s.file), 'utf8'),
+}));
+const version = JSON.parse(readFileSync(join(args.src, 'package.json'), 'utf8')).version;
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: ['es2022'],
+  minify: true,
+  legalComments: 'eof',
+  logLevel: 'warning',
+  nodePaths: [join(args.npm, 'node_modules')],
+  absWorkingDir: args.src,
+  define: {
+    __TP_SAMPLES__: JSON.stringify(samples),
+    __TP_VERSION__: JSON.stringify(version),
+  },
+};
+
+await esbuild.build({
+  ...common,
+  entryPoints: { app: join(src, 'main.js') },
+  outdir: out,
+});
+await esbuild.build({
+  ...common,
+  entryPoints: { 'engine-worker': join(src, 'engine-worker.js') },
+  outdir: out,
+  external: ['./tp-engine.js'],
+});
+await esbuild.build({
+  ...common,
+  entryPoints: { 'graph-worker': join(src, 'graph-worker.js') },
+  outdir: out,
+});
+
+// .js, not .mjs: every static server sends .js as JavaScript, and a module
+// script (or module worker) with another MIME type is refused.
+copyFileSync(args.engine, join(out, 'tp-engine.js'));
+copyFileSync(join(dirname(args.engine), basename(args.engine, '.mjs') + '.wasm'),
+             join(out, 'tp-engine.wasm'));
+copyFileSync(join(src, 'style.css'), join(out, 'style.css'));
+writeFileSync(join(out, 'index.html'),
+              readFileSync(join(src, 'index.html'), 'utf8').replaceAll('@VERSION@', version));
+writeFileSync(args.stamp, '');

@@ -1,0 +1,79 @@
+// The engine's Web Worker: compiles each program with the wasm engine and
+// prepares the readings' markup, so the page's thread only swaps HTML in.
+//
+// in:  {id, program, target, observe, exact}
+// out: {id, status, text: {reading: engine text}, html: {reading: markup},
+//       names, target, observe, diagnostics, ms: {engine, markup}}
+//      or {id, fatal: message}
+import createToposEngine from './tp-engine.js';
+import { countNodeLines, gradientNodes, hloHtml, irHtml, valuesHtml } from './readings.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let engine = null;
+const ready = createToposEngine().then((m) => { engine = m; });
+
+// Copies bytes into the wasm heap, NUL-terminated; the caller frees it.
+function heapBytes(bytes) {
+  const ptr = engine._malloc(bytes.length + 1);
+  if (!ptr) throw new Error('the page ran out of memory');
+  engine.HEAPU8.set(bytes, ptr);
+  engine.HEAPU8[ptr + bytes.length] = 0;
+  return ptr;
+}
+
+function read({ program, target, observe, exact }) {
+  const src = encoder.encode(program);
+  const tgt = encoder.encode(target || '');
+  const obs = encoder.encode((observe || []).map((n) => n + '\n').join(''));
+  const ps = heapBytes(src), pt = heapBytes(tgt), po = heapBytes(obs);
+  try {
+    const status = engine._tp_wasm_read(ps, src.length, pt, po, obs.length, exact ? 1 : 0);
+    const ptr = engine._tp_wasm_json();
+    const len = engine._tp_wasm_json_length();
+    // HEAPU8 may have been replaced by a memory growth inside the call.
+    return { status, json: decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len)) };
+  } finally {
+    engine._free(ps);
+    engine._free(pt);
+    engine._free(po);
+  }
+}
+
+function markup(result) {
+  const specNodes = countNodeLines(result.spec);
+  const marks = new Set(result.results.map((r) => r.node));
+  const grads = gradientNodes(result.derivative);
+  return {
+    spec: irHtml(result.spec),
+    derivative: irHtml(result.derivative, { afterDivider: true }),
+    plan: irHtml(result.plan, { derivedFrom: specNodes, marks }),
+    stablehlo: hloHtml(result.stablehlo, result.arguments.map((a) => a.node)),
+    values: valuesHtml(result.values, result.names, grads),
+  };
+}
+
+self.onmessage = async (event) => {
+  const request = event.data;
+  try {
+    await ready;
+    const t0 = performance.now();
+    const { status, json } = read(request);
+    const t1 = performance.now();
+    const result = JSON.parse(json);
+    const html = markup(result);
+    const t2 = performance.now();
+    // Only what the page shows crosses over (tensors stay here).
+    const text = {};
+    for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
+      text[r] = result[r];
+    self.postMessage({
+      id: request.id, status, text, html,
+      names: result.names, target: result.target, observe: result.observe,
+      diagnostics: result.diagnostics,
+      ms: { engine: t1 - t0, markup: t2 - t1 },
+    });
+  } catch (error) {
+    self.postMessage({ id: request.id, fatal: String(error?.message || error) });
+  }
+};

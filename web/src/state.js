@@ -1,0 +1,58 @@
+// The page's shareable state: the URL hash and the last program kept in
+// localStorage.
+//
+// The hash is form-encoded like the original playground's
+// (`#program=...&target=loss&observe=error&exact=1&tab=plan`): `exact` only
+// when set, `tab` only when it is not `spec`, `target`/`observe` only when
+// chosen.  The original's tab names `hlo` and `graph` are read as
+// `stablehlo` and `picture`.
+
+export const TABS = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'picture'];
+export const VIEWS = [...TABS, 'tiled'];
+const TAB_ALIASES = { hlo: 'stablehlo', graph: 'picture', dot: 'picture', tile: 'tiled' };
+const STORAGE_KEY = 'topos-playground:program';
+
+// Reads a hash ("#..." or "...") into {program?, target, observe, exact, tab}.
+// `program` is undefined when the hash has none (so the caller can fall back
+// to localStorage); the other fields always have a value.
+export function parseHash(hash) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const params = new URLSearchParams(text);
+  let tab = params.get('tab') || 'spec';
+  tab = TAB_ALIASES[tab] || tab;
+  if (!VIEWS.includes(tab)) tab = 'spec';
+  const exact = params.get('exact');
+  return {
+    program: params.has('program') ? params.get('program') : undefined,
+    target: params.get('target') || '',
+    observe: params.get('observe') || '',
+    exact: exact !== null && exact !== '' && exact !== '0' && exact !== 'false',
+    tab,
+  };
+}
+
+export function formatHash(state) {
+  const params = new URLSearchParams();
+  params.set('program', state.program);
+  if (state.target) params.set('target', state.target);
+  if (state.observe) params.set('observe', state.observe);
+  if (state.exact) params.set('exact', '1');
+  if (state.tab && state.tab !== 'spec') params.set('tab', state.tab);
+  return '#' + params.toString();
+}
+
+export function loadProgram() {
+  try {
+    return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
+  } catch {
+    return null;   // storage disabled (private mode, file://): not an error
+  }
+}
+
+export function saveProgram(program) {
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, program);
+  } catch {
+    // quota or disabled storage: the hash still carries the program
+  }
+}

@@ -1,0 +1,68 @@
+// The tape language for CodeMirror 6: a small stream tokenizer (one
+// statement a line, so no state crosses lines) and its colours.
+import { HighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import { tags as t } from '@lezer/highlight';
+
+const FUNCTIONS = new Set(['tanh', 'exp', 'ln', 'sqrt', 'sin', 'cos', 'relu', 'transpose', 'sum',
+  'sum_along', 'log_softmax', 'logsumexp', 'softmax', 'mean_along', 'broadcast', 'reshape']);
+const SOURCES = new Set(['parameter', 'input', 'leaf']);
+
+const tapeParser = {
+  name: 'tape',
+  startState: () => ({ lineStart: true }),
+  token(stream, state) {
+    if (stream.sol()) state.lineStart = true;
+    if (stream.eatSpace()) return null;
+    const first = state.lineStart;
+    state.lineStart = false;
+    if (stream.match(/^#.*/)) return 'comment';
+    if (stream.match(/^(\d[\d.]*|\.\d[\d.]*)([eE][+-]?[\d.]*)?/)) return 'number';
+    if (stream.match(/^\[[^\]\n]*\]/)) return 'shape';
+    if (stream.match(/^\[/)) return 'invalid';
+    const word = stream.match(/^[A-Za-z_]\w*/);
+    if (word) {
+      const w = word[0];
+      // Keywords may name values (reference decision 10.8): colour a word by
+      // what follows it, the way the parser tells the uses apart.
+      if (first && stream.match(/^\s*=/, false)) return 'definition';
+      if (SOURCES.has(w) && stream.match(/^\s*[[\d.]/, false)) return 'source';
+      if (FUNCTIONS.has(w) && stream.match(/^\s*\(/, false)) return 'function';
+      return 'name';
+    }
+    if (stream.match(/^[=+\-*/@]/)) return 'operator';
+    if (stream.match(/^[(),]/)) return 'punctuation';
+    stream.next();
+    return 'invalid';
+  },
+  tokenTable: {
+    comment: t.lineComment,
+    number: t.number,
+    shape: t.squareBracket,
+    definition: t.definition(t.variableName),
+    source: t.keyword,
+    function: t.function(t.variableName),
+    name: t.variableName,
+    operator: t.operator,
+    punctuation: t.punctuation,
+    invalid: t.invalid,
+  },
+  languageData: { commentTokens: { line: '#' } },
+};
+
+export const tapeLanguage = StreamLanguage.define(tapeParser);
+
+const style = HighlightStyle.define([
+  { tag: t.lineComment, color: 'var(--c-comment)', fontStyle: 'italic' },
+  { tag: t.number, color: 'var(--c-number)' },
+  { tag: t.squareBracket, color: 'var(--c-shape)' },
+  { tag: t.definition(t.variableName), color: 'var(--c-def)', fontWeight: '600' },
+  { tag: t.keyword, color: 'var(--c-source)', fontWeight: '600' },
+  { tag: t.function(t.variableName), color: 'var(--c-func)' },
+  { tag: t.variableName, color: 'var(--c-name)' },
+  { tag: t.operator, color: 'var(--c-op)' },
+  { tag: t.invalid, color: 'var(--c-error)', textDecoration: 'underline wavy' },
+]);
+
+export function tapeSupport() {
+  return [tapeLanguage, syntaxHighlighting(style)];
+}

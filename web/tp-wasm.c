@@ -1,0 +1,103 @@
+/* tp-wasm.c: the engine's session seam, exported to JavaScript.
+ *
+ * This is the only file in the project that includes an emscripten header.
+ * JavaScript hands over the program and the reader's choices as UTF-8 bytes
+ * in the module's heap, and reads back the engine's JSON (the same text as
+ * `topos --json` prints).  One session lives for the module's lifetime and
+ * is recompiled on every call, so its arena is reused between keystrokes.
+ *
+ * Calling convention (all pointers are into the wasm heap, owned by the
+ * caller unless said otherwise):
+ *
+ *   tp_wasm_read (source, source_len, target, observe, observe_len, exact)
+ *     target:  NUL-terminated name, or 0 for "the last scalar";
+ *     observe: observe_len bytes of names, each ended by '\n'; 0 for none.
+ *   Returns the engine's status (0 read, 1 refused, 2 out of memory).
+ *   tp_wasm_json () / tp_wasm_json_length () then give the JSON, which
+ *   stays valid until the next tp_wasm_read. */
+#include <emscripten/emscripten.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp-engine.h"
+
+#define TP_WASM_MAX_OBSERVE 256
+
+int         tp_wasm_read        (const char *source,
+                                 size_t      source_len,
+                                 const char *target,
+                                 char       *observe,
+                                 size_t      observe_len,
+                                 int         exact);
+const char *tp_wasm_json        (void);
+size_t      tp_wasm_json_length (void);
+
+static TpSession *session;
+static char *json;
+static size_t json_length;
+
+/* The JSON for a session that could not be made or serialised: the same
+ * shape a refused program has, so the page needs no special case. */
+static const char no_memory_json[] =
+  "{\"names\":[],\"spec\":\"\",\"derivative\":\"\",\"plan\":\"\","
+  "\"stablehlo\":\"\",\"values\":\"\",\"dot\":\"\",\"summary\":\"\","
+  "\"target\":null,\"observe\":[],\"tensors\":{},"
+  "\"arguments\":[],\"results\":[],\"diagnostics\":[{\"line\":1,"
+  "\"column\":1,\"message\":\"the page ran out of memory\"}]}\n";
+
+EMSCRIPTEN_KEEPALIVE int
+tp_wasm_read (const char *source,
+              size_t      source_len,
+              const char *target,
+              char       *observe,
+              size_t      observe_len,
+              int         exact)
+{
+  const char *names[TP_WASM_MAX_OBSERVE];
+  TpChoices choices = { NULL, names, 0, exact != 0 };
+  TpStatus status;
+
+  tp_string_free (json);
+  json = NULL;
+  json_length = 0;
+
+  if (target != NULL && target[0] != '\0')
+    choices.target = target;
+
+  /* Split the observe list in place: every '\n' ends one name. */
+  for (size_t start = 0, i = 0; observe != NULL && i < observe_len; i++)
+    if (observe[i] == '\n')
+      {
+        observe[i] = '\0';
+        if (i > start && choices.n_observe < TP_WASM_MAX_OBSERVE)
+          names[choices.n_observe++] = observe + start;
+        start = i + 1;
+      }
+
+  if (session == NULL)
+    session = tp_session_new ();
+  if (session == NULL)
+    return TP_STATUS_NO_MEMORY;
+
+  status = tp_session_compile (session, source, source_len, &choices);
+  json = tp_session_to_json (session);
+  if (json != NULL)
+    json_length = strlen (json);
+  else
+    status = TP_STATUS_NO_MEMORY;
+  return (int) status;
+}
+
+/* The JSON of the last tp_wasm_read, borrowed. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_json (void)
+{
+  return json != NULL ? json : no_memory_json;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_json_length (void)
+{
+  return json != NULL ? json_length : sizeof no_memory_json - 1;
+}
