@@ -1,0 +1,26 @@
+/* tp-math.h: the engine's elementary functions on f32
+ *
+ * Every op that needs exp, ln, tanh, sin, cos or sqrt calls these, never the
+ * platform libm, so the native and WebAssembly builds give the same bits.
+ *
+ * tp_expf, tp_logf, tp_tanhf, tp_sinf and tp_cosf return exactly the bits of
+ * the Rust `libm` crate 0.2.x that the original playground uses (reference
+ * decision 10.6; 0.2.16, pinned in tests/math/ref/Cargo.lock): expf and logf follow FreeBSD msun, tanhf goes through
+ * expm1f, sinf and cosf use double-precision kernels and argument reduction.
+ * tp_sqrtf is the correctly rounded IEEE square root.
+ *
+ * The functions keep no state and read no floating-point environment (round
+ * to nearest is assumed); only tp_sqrtf of a negative number may set errno,
+ * as the compiler's sqrt does. All six are proven equal to the crate on all
+ * 2^32 inputs by tools/libm-exhaustive and tested on about 1.6 million
+ * arguments each by the 'math' test suite.
+ */
+
+#pragma once
+
+float tp_expf (float x);
+float tp_logf (float x);
+float tp_tanhf (float x);
+float tp_sinf (float x);
+float tp_cosf (float x);
+float tp_sqrtf (float x);
