@@ -93,8 +93,8 @@ tp_lex_put_char (const char *text, size_t len, TpBuf *out)
  * huge token does not make a huge diagnostic. */
 #define QUOTE_MAX 64
 
-static void
-put_text (TpBuf *out, const char *text, size_t len)
+void
+tp_lex_put_text (TpBuf *out, const char *text, size_t len)
 {
   size_t i = 0, chars = 0;
 
@@ -200,7 +200,7 @@ lex_shape (TpLexer *lex, TpToken *tok)
           if (!parse_extent (s + a, b - a, &extent))
             {
               tp_buf_putc (&lex->err, '`');
-              put_text (&lex->err, s + a, b - a);
+              tp_lex_put_text (&lex->err, s + a, b - a);
               tp_buf_puts (&lex->err, "` is not an axis extent");
               return fail (lex, tok->column);
             }
@@ -314,7 +314,7 @@ tp_lex_next (TpLexer *lex, TpToken *tok)
         if (!tp_parse_f32 (s + start, i - start, &tok->number))
           {
             tp_buf_putc (&lex->err, '`');
-            put_text (&lex->err, s + start, i - start);
+            tp_lex_put_text (&lex->err, s + start, i - start);
             tp_buf_puts (&lex->err, "` is not a number");
             return fail (lex, tok->column);
           }
@@ -326,6 +326,17 @@ tp_lex_next (TpLexer *lex, TpToken *tok)
       {
         while (i < lex->len && is_name_char (s[i]))
           i++;
+        if (i - start > TP_LIMIT_NAME)
+          {
+            /* A name is copied into several readings and the JSON, so
+             * its length bounds their size. */
+            tp_buf_putc (&lex->err, '`');
+            tp_lex_put_text (&lex->err, s + start, i - start);
+            tp_buf_puts (&lex->err, "` is too long: a name has at most ");
+            tp_buf_u64 (&lex->err, TP_LIMIT_NAME);
+            tp_buf_puts (&lex->err, " characters");
+            return fail (lex, tok->column);
+          }
         tok->kind = TP_TOK_NAME;
         tok->len = i - start;
         lex->column += (uint32_t) (i - start);
@@ -357,7 +368,7 @@ tp_lex_describe_token (const TpToken *tok, TpBuf *out)
     {
     case TP_TOK_NAME:
       tp_buf_putc (out, '`');
-      tp_buf_append (out, tok->text, tok->len);
+      tp_lex_put_text (out, tok->text, tok->len);
       tp_buf_putc (out, '`');
       break;
     case TP_TOK_NUMBER:

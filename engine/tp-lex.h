@@ -14,6 +14,9 @@
 #include "tp-buf.h"
 #include "tp-shape.h"
 
+/* The longest name, in characters (names are ASCII). */
+#define TP_LIMIT_NAME 64u
+
 typedef enum
 {
   TP_TOK_NUMBER,
@@ -56,6 +59,10 @@ void tp_lex_clear (TpLexer *lex);
 /* The next token; false on a lexical error (lex->err holds the message,
  * or has failed when memory ran out). */
 bool tp_lex_next  (TpLexer *lex, TpToken *tok);
+
+/* Source text quoted in a diagnostic: cut after 64 characters, with
+ * "..." after the cut, so a huge token makes a short message. */
+void tp_lex_put_text (TpBuf *out, const char *text, size_t len);
 
 /* Appends how a "found X" message renders the token: `name`, `2`,
  * the shape [2, 2], `+`, the end of the line. */

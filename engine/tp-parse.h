@@ -11,6 +11,11 @@
 #include "tp-buf.h"
 #include "tp-tape.h"
 
+/* The most statements a program may have: a statement that only names
+ * an existing value records no node, yet adds a line to the values
+ * reading and an entry to the names, so this bounds them. */
+#define TP_LIMIT_STATEMENTS 100000u
+
 typedef struct
 {
   const char *name;    /* NUL-terminated, in the arena */

@@ -74,11 +74,17 @@ typedef struct
   uint8_t order[TP_MAX_RANK];
 } TpAttr;
 
-/* Limits on what a program may record, refused with a diagnostic. */
+/* Limits on what a program may record, refused with a diagnostic.  The
+ * fuzz build (tests/fuzz) lowers the element and work limits so every
+ * input runs fast under the sanitizers; nothing else overrides them. */
 #define TP_LIMIT_NODES          100000u
 #define TP_LIMIT_TENSOR         (UINT64_C (1) << 22)
+#ifndef TP_LIMIT_ELEMENTS
 #define TP_LIMIT_ELEMENTS       (UINT64_C (1) << 24)
+#endif
+#ifndef TP_LIMIT_WORK
 #define TP_LIMIT_WORK           (UINT64_C (1) << 30)
+#endif
 #define TP_LIMIT_DEPTH          256u
 
 typedef enum

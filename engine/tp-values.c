@@ -68,7 +68,7 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
 
 void
 tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
-                      uint64_t *budget)
+                      TpValuesBudget *budget)
 {
   uint64_t volume = tp_shape_volume (shape), shown = 1;
 
@@ -77,16 +77,19 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
       tp_buf_f32 (out, data[0]);
       return;
     }
-  if (volume <= *budget)
+  if (volume <= budget->full)
     {
-      *budget -= volume;
+      budget->full -= volume;
       put_nested (out, data, shape, false);
       return;
     }
   for (uint32_t d = 0; d < shape->rank; d++)
     shown *= shape->dims[d] > 2 * EDGE ? 2 * EDGE : shape->dims[d];
-  if (shown <= SUMMARY_MAX)
+  /* Summaries have a budget of their own, or naming a big tensor many
+   * times would print its summary as many times. */
+  if (shown <= SUMMARY_MAX && shown <= budget->summary)
     {
+      budget->summary -= shown;
       put_nested (out, data, shape, true);
       return;
     }
@@ -99,7 +102,7 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
 
 void
 tp_values_statements (const TpProgram *prog, float *const *values,
-                      TpBuf *out, uint64_t *budget)
+                      TpBuf *out, TpValuesBudget *budget)
 {
   for (uint32_t s = 0; s < prog->n_stmts; s++)
     {

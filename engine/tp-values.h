@@ -11,18 +11,34 @@
  * one JSON document); a tensor that does not fit the remaining budget is
  * summarised, so output stays bounded however often a large tensor is
  * named. */
+#ifndef TP_VALUES_BUDGET        /* the fuzz build (tests/fuzz) lowers both */
 #define TP_VALUES_BUDGET (UINT64_C (1) << 20)
+#endif
+/* At most this many elements are shown in summaries across one reading;
+ * beyond it a tensor that does not fit prints only its size. */
+#ifndef TP_SUMMARY_BUDGET
+#define TP_SUMMARY_BUDGET (UINT64_C (1) << 16)
+#endif
+
+/* What one reading may still print; start it at { TP_VALUES_BUDGET,
+ * TP_SUMMARY_BUDGET }. */
+typedef struct
+{
+  uint64_t full;
+  uint64_t summary;
+} TpValuesBudget;
 
 /* Rust Display of a tensor: the bare element for rank 0, nested
  * "[a, b]" lists otherwise.  Consumes the budget; a tensor over the
  * remaining budget prints its first and last three entries along each
- * axis around "...", or only its size when even that is large. */
+ * axis around "..." (from the summary budget), or only its size when
+ * even that is large or the summary budget is spent. */
 void tp_values_put_tensor (TpBuf *out, const float *data,
-                           const TpShape *shape, uint64_t *budget);
+                           const TpShape *shape, TpValuesBudget *budget);
 
 /* One line per statement: format!("{:<12} {:<10} {}", name, shape, value
  * of the name's last assignment). */
 void tp_values_statements (const TpProgram *prog, float *const *values,
-                           TpBuf *out, uint64_t *budget);
+                           TpBuf *out, TpValuesBudget *budget);
 
 #endif /* TP_VALUES_H */

@@ -22,3 +22,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# node and npm for the web page (bundling, its tests).  Any node >= 18 will
+# do; a node that came with its own npm (e.g. nodesource's) is left alone.
+if [ "$what" = all ] && ! { command -v node && command -v npm; } >/dev/null; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends nodejs npm
+fi

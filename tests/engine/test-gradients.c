@@ -397,7 +397,8 @@ check_tape (TpTape *t, TpArena *arena, TpNode loss, guint expect_kinks,
           lm = ev.v[loss][0];
           bm = branches (&ev, loss);
           ev.source[p][e] = base;
-          if (bp->len != bm->len || memcmp (bp->data, bm->data, bp->len) != 0)
+          if (bp->len != bm->len
+              || (bp->len > 0 && memcmp (bp->data, bm->data, bp->len) != 0))
             {
               rep->kinks++;
               g_byte_array_unref (bp);
