@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "tp-alloc.h"
 #include "tp-diff.h"
 #include "tp-engine.h"
@@ -25,40 +26,6 @@
 #include "tp-plan.h"
 
 enum { PARSE, DIFF, PLAN, EMIT, STEPS, SESSION, N_FIGURES };
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static char *
-read_file (const char *path, size_t *len)
-{
-  FILE *f = fopen (path, "rb");
-  char *buf;
-  long n;
-
-  if (f == NULL)
-    return NULL;
-  fseek (f, 0, SEEK_END);
-  n = ftell (f);
-  fseek (f, 0, SEEK_SET);
-  buf = malloc ((size_t) n + 1);
-  if (buf == NULL || fread (buf, 1, (size_t) n, f) != (size_t) n)
-    {
-      fclose (f);
-      free (buf);
-      return NULL;
-    }
-  fclose (f);
-  buf[n] = '\0';
-  *len = (size_t) n;
-  return buf;
-}
 
 static int
 cmp_double (const void *a, const void *b)
@@ -85,10 +52,10 @@ steps_once (const char *src, size_t len, double t[N_FIGURES],
   tp_arena_init (&arena);
   tp_program_init (&prog, &arena);
   tp_buf_init (&out);
-  t0 = now ();
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   if (!tp_parse (&prog, src, len))
     goto done;
-  t1 = now ();
+  t1 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   for (uint32_t k = 0; k < prog.n_stmts; k++)
     if (prog.tape.shape[prog.stmts[k].node].rank == 0)
       loss = prog.stmts[k].node;
@@ -105,15 +72,15 @@ steps_once (const char *src, size_t len, double t[N_FIGURES],
         goto done;
       n_roots += n_wrt;
     }
-  t2 = now ();
+  t2 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   if (!tp_plan_lower (&plan, &prog.tape, &arena, roots, n_roots, NULL, 0,
                       false))
     goto done;
   tp_plan_describe (&plan, &out);
   tp_buf_clear (&out);
-  t3 = now ();
+  t3 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   tp_hlo_emit (&plan, &out);
-  t4 = now ();
+  t4 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   *total_nodes = prog.tape.len;
   t[PARSE] = t1 - t0;
   t[DIFF] = t2 - t1;
@@ -137,18 +104,20 @@ measure (const char *src, size_t len, double med[N_FIGURES],
   static double samples[N_FIGURES][MAX_REPS];
   TpSession *s = tp_session_new ();
   TpChoices choices = { NULL, NULL, 0, false };
-  double start = now ();
+  double start = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   int reps = 0;
 
-  while (reps < MAX_REPS && (reps < 5 || now () - start < 0.3))
+  while (reps < MAX_REPS
+         && (reps < 5
+             || bench_seconds (CLOCK_THREAD_CPUTIME_ID) - start < 0.3))
     {
       double t[N_FIGURES], t0;
       if (!steps_once (src, len, t, spec_nodes, total_nodes))
         return false;
-      t0 = now ();
+      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
       if (tp_session_compile (s, src, len, &choices) != TP_STATUS_OK)
         return false;
-      t[SESSION] = now () - t0;
+      t[SESSION] = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
       for (int f = 0; f < N_FIGURES; f++)
         samples[f][reps] = t[f];
       reps++;
@@ -192,7 +161,7 @@ main (int argc, char **argv)
   for (int k = first; k < argc; k++)
     {
       size_t len;
-      char *src = read_file (argv[k], &len);
+      char *src = bench_read_file (argv[k], &len);
       double med[N_FIGURES];
       uint32_t spec = 0, total = 0;
 

@@ -8,42 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "tp-engine.h"
 #include "tp-run.h"
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static char *
-read_file (const char *path, size_t *len)
-{
-  FILE *f = fopen (path, "rb");
-  char *buf;
-  long n;
-
-  if (f == NULL)
-    return NULL;
-  fseek (f, 0, SEEK_END);
-  n = ftell (f);
-  fseek (f, 0, SEEK_SET);
-  buf = malloc ((size_t) n + 1);
-  if (buf == NULL || fread (buf, 1, (size_t) n, f) != (size_t) n)
-    {
-      fclose (f);
-      free (buf);
-      return NULL;
-    }
-  fclose (f);
-  buf[n] = '\0';
-  *len = (size_t) n;
-  return buf;
-}
 
 /* Median time of one compile (all readings) over enough repetitions. */
 static double
@@ -56,7 +23,7 @@ time_compile (TpSession *s, const char *src, size_t len, const char *target)
   for (int r = 0; r < reps; r++)
     {
       int inner = 0;
-      double t0 = now (), t1;
+      double t0 = bench_seconds (CLOCK_MONOTONIC), t1;
       do
         {
           if (tp_session_compile (s, src, len, &c) != TP_STATUS_OK)
@@ -65,7 +32,7 @@ time_compile (TpSession *s, const char *src, size_t len, const char *target)
               exit (1);
             }
           inner++;
-          t1 = now ();
+          t1 = bench_seconds (CLOCK_MONOTONIC);
         }
       while (t1 - t0 < 0.01);
       best[r] = (t1 - t0) / inner;
@@ -168,13 +135,13 @@ bench_matmul (void)
   float *scalar = malloc (n * n * sizeof *a);
   for (int r = 0; r < 5; r++)
     {
-      double t0 = now ();
+      double t0 = bench_seconds (CLOCK_MONOTONIC);
       tp_matmul (a, b, fast, n, n, n);
-      double t1 = now ();
+      double t1 = bench_seconds (CLOCK_MONOTONIC);
       naive_matmul (a, b, slow, n, n, n);
-      double t2 = now ();
+      double t2 = bench_seconds (CLOCK_MONOTONIC);
       naive_matmul_scalar (a, b, scalar, n, n, n);
-      double t3 = now ();
+      double t3 = bench_seconds (CLOCK_MONOTONIC);
       if (t1 - t0 < t_fast)
         t_fast = t1 - t0;
       if (t2 - t1 < t_slow)
@@ -216,7 +183,7 @@ main (int argc, char **argv)
   for (size_t k = 0; k < sizeof samples / sizeof samples[0]; k++)
     {
       snprintf (path, sizeof path, "%s/%s", dir, samples[k][0]);
-      src = read_file (path, &len);
+      src = bench_read_file (path, &len);
       if (src == NULL)
         {
           fprintf (stderr, "bench: cannot read %s\n", path);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "tp-buf.h"
 #include "tp-engine.h"
 #include "tp-render.h"
@@ -42,39 +43,6 @@ typedef enum
 static const char *const design_names[N_DESIGNS] = {
   "ours", "plain", "plain-nc", "no-saved",
 };
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static char *
-read_file (const char *path)
-{
-  FILE *f = fopen (path, "rb");
-  char *buf;
-  long n;
-
-  if (f == NULL)
-    return NULL;
-  fseek (f, 0, SEEK_END);
-  n = ftell (f);
-  fseek (f, 0, SEEK_SET);
-  buf = malloc ((size_t) n + 1);
-  if (buf == NULL || fread (buf, 1, (size_t) n, f) != (size_t) n)
-    {
-      fclose (f);
-      free (buf);
-      return NULL;
-    }
-  fclose (f);
-  buf[n] = '\0';
-  return buf;
-}
 
 /* Rewrites the engine's DOT into another design, line by line. */
 static char *
@@ -145,9 +113,9 @@ time_render (const char *dot, bool draw, bool *degraded)
    * seconds is measured once. */
   for (int rep = 0; rep < 7 && (rep < 3 || spent < 3.0); rep++)
     {
-      double t0 = now (), dt;
+      double t0 = bench_seconds (CLOCK_MONOTONIC), dt;
       TpRender *r = tp_render_new (dot, &options);
-      dt = now () - t0;
+      dt = bench_seconds (CLOCK_MONOTONIC) - t0;
       if (r == NULL || !tp_render_ok (r))
         {
           fprintf (stderr, "bench-layout: render failed: %s\n",
@@ -297,7 +265,7 @@ main (int argc, char **argv)
       char path[1024];
       char *src;
       snprintf (path, sizeof path, "%s/%s.tape", dir, samples[k]);
-      src = read_file (path);
+      src = bench_read_file (path, NULL);
       if (src == NULL)
         {
           fprintf (stderr, "bench-layout: cannot read %s\n", path);

@@ -1,0 +1,547 @@
+/* bench-ui: how fast the desktop playground answers an edit, how long
+ * the main thread is ever kept busy, and how much memory graphviz keeps
+ * over many layouts.  Not a test: it prints figures and asserts nothing
+ * about time.  Run it under a display:
+ *
+ *   xvfb-run -a env GSK_RENDERER=cairo GTK_A11Y=none build/tests/ui/bench-ui
+ *
+ * Parts:
+ *   edits     EDITS edits spread over every sample, then EDITS edits on a
+ *             generated 300-line program.  Each edit replaces the last
+ *             line with a new statement (so every reading and the picture
+ *             change) and waits until every pane shows the readings of
+ *             the new text ("ready": the document has applied them and
+ *             the picture pane has its layout) and the window has painted
+ *             them.  Timed twice: with the document's debounce (what a
+ *             reader sees) and with no debounce (the reading work alone).
+ *   typing    characters typed one at a time, 30 ms apart, into the
+ *             README sample: the longest main-thread stall while typing,
+ *             and the time from the last key to every pane.
+ *   stall     all through the above, a 1 ms heartbeat on the main loop:
+ *             the longest gap between two beats is the longest time the
+ *             main thread did not get to run (input would wait that long).
+ *   relayouts RELAYOUTS layouts of distinct DOT texts of the two-layers
+ *             sample, then RELAYOUTS / 10 of the 300-line program's
+ *             picture, through the picture's worker (no cache hits): the
+ *             app's resident memory before and after, per layout (graphviz
+ *             runs and leaks in the worker process, which is replaced
+ *             every so often; the count of workers started is printed).
+ *
+ * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--skip-edits] [--skip-relayouts]
+ *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six */
+#include "config.h"
+
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp-application.h"
+#include "tp-document.h"
+#include "tp-picture-layout.h"
+#include "tp-samples.h"
+#include "tp-window.h"
+
+/* {==== the heartbeat ====} */
+
+static gint64 last_beat;
+static gint64 max_gap;
+
+static gboolean
+heartbeat_cb (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (last_beat != 0 && now - last_beat > max_gap)
+    max_gap = now - last_beat;
+  last_beat = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gint64 max_frame;
+
+static void
+stall_reset (void)
+{
+  last_beat = 0;
+  max_gap = 0;
+}
+
+/* {==== figures ====} */
+
+static int
+cmp_double (const void *a,
+            const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+print_times (const char *what,
+             GArray     *ms)
+{
+  double *v = (double *) (void *) ms->data;
+  guint n = ms->len;
+
+  if (n == 0)
+    return;
+  qsort (v, n, sizeof *v, cmp_double);
+  printf ("  %-44s n=%-4u median %7.1f ms   p90 %7.1f ms   max %7.1f ms\n",
+          what, n, v[n / 2], v[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1], v[n - 1]);
+}
+
+static double
+rss_mb (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  char line[256];
+  double kb = 0;
+
+  malloc_trim (0);
+  if (f == NULL)
+    return 0;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, "VmRSS:", 6) == 0)
+      kb = g_ascii_strtod (line + 6, NULL);
+  fclose (f);
+  return kb / 1024.0;
+}
+
+/* {==== waiting ====} */
+
+static gboolean painted;
+static gint64 paint_started;
+/* max_frame: µs, the longest layout + paint of a frame */
+
+static gint64 layout_done;
+static gint64 max_layout;       /* µs: the longest layout phase */
+
+static void
+before_layout_cb (GdkFrameClock *clock,
+                  gpointer       data)
+{
+  paint_started = g_get_monotonic_time ();
+}
+
+static void
+layout_done_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  layout_done = g_get_monotonic_time ();
+  if (paint_started != 0 && layout_done - paint_started > max_layout)
+    max_layout = layout_done - paint_started;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                gpointer       data)
+{
+  gint64 took = g_get_monotonic_time () - paint_started;
+
+  if (paint_started != 0 && took > max_frame)
+    max_frame = took;
+  paint_started = 0;
+  painted = TRUE;
+}
+
+/* Runs the main loop until the window is ready; returns FALSE after
+ * 30 s. */
+static gboolean
+wait_ready (TpWindow *window)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!tp_window_get_ready (window) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  return tp_window_get_ready (window);
+}
+
+static void
+wait_painted (TpWindow *window)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  painted = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  while (!painted && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* {==== programs and edits ====} */
+
+/* A deep chain of small layers, `lines` lines long, ending in `loss`. */
+static char *
+program_300 (void)
+{
+  GString *s = g_string_new ("# a 300-line program: a deep chain of small layers\nx = input [4, 8]\n");
+  char prev[32] = "x";
+  guint lines = 2, i = 0;
+
+  while (lines < 299)
+    {
+      g_string_append_printf (s, "w%u = parameter [8, 8]\nh%u = tanh(%s @ w%u) + %s\n", i, i, prev, i, prev);
+      g_snprintf (prev, sizeof prev, "h%u", i);
+      lines += 2;
+      i++;
+    }
+  g_string_append_printf (s, "loss = sum(%s * %s)\n", prev, prev);
+  return g_string_free (s, FALSE);
+}
+
+/* Replaces the buffer's last line with @line, as one user action. */
+static void
+replace_last_line (TpDocument *document,
+                   const char *line)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_begin_user_action (buffer);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  start = end;
+  gtk_text_iter_set_line_offset (&start, 0);
+  gtk_text_buffer_delete (buffer, &start, &end);
+  gtk_text_buffer_insert (buffer, &start, line, -1);
+  gtk_text_buffer_end_user_action (buffer);
+}
+
+typedef struct
+{
+  GArray *ready;                /* ms from the edit to every pane */
+  GArray *painted;              /* ms from the edit to the frame showing it */
+  gint64 stall;                 /* µs */
+  gint64 frame;                 /* µs: the longest frame */
+  guint failed;
+} Timings;
+
+static void
+timings_init (Timings *t)
+{
+  t->ready = g_array_new (FALSE, FALSE, sizeof (double));
+  t->painted = g_array_new (FALSE, FALSE, sizeof (double));
+  t->stall = 0;
+  t->frame = 0;
+  t->failed = 0;
+}
+
+static void
+timings_clear (Timings *t)
+{
+  g_array_unref (t->ready);
+  g_array_unref (t->painted);
+}
+
+/* @n edits on what @window shows; the statement refers to @name. */
+static void
+run_edits (TpWindow   *window,
+           const char *name,
+           guint       n,
+           guint       first,
+           Timings    *t)
+{
+  TpDocument *document = tp_window_get_document (window);
+
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *line = g_strdup_printf ("extra = %s * %u.5", name, first + k);
+      gint64 t0, t1, t2;
+      double ms;
+
+      stall_reset ();
+      max_frame = 0;
+      t0 = g_get_monotonic_time ();
+      replace_last_line (document, line);
+      if (!wait_ready (window))
+        {
+          t->failed++;
+          continue;
+        }
+      t1 = g_get_monotonic_time ();
+      wait_painted (window);
+      t2 = g_get_monotonic_time ();
+      if (max_gap > t->stall)
+        t->stall = max_gap;
+      if (max_frame > t->frame)
+        t->frame = max_frame;
+      ms = (double) (t1 - t0) / 1000.0;
+      g_array_append_val (t->ready, ms);
+      ms = (double) (t2 - t0) / 1000.0;
+      g_array_append_val (t->painted, ms);
+    }
+}
+
+static int focus_pane = -1;     /* --focus: one pane alone, else tiled */
+
+static TpWindow *
+window_new (void)
+{
+  TpWindow *window = tp_window_new (NULL);
+
+  tp_window_set_focus_layout (window, focus_pane >= 0, focus_pane >= 0 ? (TpPane) focus_pane : TP_PANE_PICTURE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
+  gtk_window_present (GTK_WINDOW (window));
+  /* painted: the after-paint of the window's own frame clock */
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "before-paint",
+                    G_CALLBACK (before_layout_cb), NULL);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "layout",
+                    G_CALLBACK (layout_done_cb), NULL);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (after_paint_cb), NULL);
+  return window;
+}
+
+/* Opens @text (or a sample), appends the line the edits replace, and
+ * waits for the first readings. */
+static void
+window_load (TpWindow   *window,
+             const char *sample,
+             const char *text)
+{
+  TpDocument *document = tp_window_get_document (window);
+  g_autofree char *with_extra = NULL;
+
+  if (sample != NULL)
+    {
+      g_autofree char *sample_text = tp_samples_dup_text (sample);
+      tp_window_open_sample (window, sample);
+      with_extra = g_strconcat (sample_text, "extra = 1.0", NULL);
+    }
+  else
+    with_extra = g_strconcat (text, "extra = 1.0", NULL);
+  tp_document_set_text (document, with_extra);
+  wait_ready (window);
+  wait_painted (window);
+}
+
+static void
+bench_edits (guint edits,
+             guint delay_ms)
+{
+  guint n_samples = 0;
+  const TpSample *samples = tp_samples_get (&n_samples);
+  g_autofree char *big = program_300 ();
+  TpWindow *window = window_new ();
+  Timings small, large;
+  guint done = 0;
+
+  tp_document_set_recompute_delay (tp_window_get_document (window), delay_ms);
+  timings_init (&small);
+  timings_init (&large);
+  for (guint i = 0; i < n_samples; i++)
+    {
+      guint n = edits / n_samples + (i < edits % n_samples ? 1 : 0);
+      const char *name = samples[i].target != NULL ? samples[i].target : "loss";
+
+      window_load (window, samples[i].id, NULL);
+      run_edits (window, name, n, done, &small);
+      done += n;
+    }
+  window_load (window, NULL, big);
+  run_edits (window, "loss", edits, 0, &large);
+
+  printf ("\nedit -> every pane, debounce %u ms (%s)\n", delay_ms,
+          delay_ms > 0 ? "what a reader sees" : "the reading work alone");
+  print_times ("samples: edit -> all panes ready", small.ready);
+  print_times ("samples: edit -> painted", small.painted);
+  printf ("  %-44s %.1f ms (longest frame: %.1f ms)\n", "samples: longest main-thread stall",
+          (double) small.stall / 1000.0, (double) small.frame / 1000.0);
+  print_times ("300 lines: edit -> all panes ready", large.ready);
+  print_times ("300 lines: edit -> painted", large.painted);
+  printf ("  %-44s %.1f ms (longest frame: %.1f ms)\n", "300 lines: longest main-thread stall",
+          (double) large.stall / 1000.0, (double) large.frame / 1000.0);
+  printf ("  longest layout phase %.1f ms\n", (double) max_layout / 1000.0);
+  if (small.failed + large.failed > 0)
+    printf ("  %u edits never became ready within 30 s\n", small.failed + large.failed);
+  fflush (stdout);
+  timings_clear (&small);
+  timings_clear (&large);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Types @text one character at a time, @gap_ms apart, at the end of the
+ * README sample. */
+static void
+bench_typing (void)
+{
+  static const char text[] = "twice = loss * 2.0 + error / 4.0";
+  TpWindow *window = window_new ();
+  TpDocument *document = tp_window_get_document (window);
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  gint64 worst = 0, last_key, ready;
+
+  window_load (window, "readme", NULL);
+  replace_last_line (document, "");
+  wait_ready (window);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      GtkTextIter end;
+      char c[2] = { *p, '\0' };
+
+      stall_reset ();
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert_interactive (buffer, &end, c, 1, TRUE);
+      wait_ms (30);
+      if (max_gap > worst)
+        worst = max_gap;
+    }
+  last_key = g_get_monotonic_time () - 30000;
+  stall_reset ();
+  wait_ready (window);
+  ready = g_get_monotonic_time ();
+  if (max_gap > worst)
+    worst = max_gap;
+  printf ("\ntyping %zu characters 30 ms apart (README sample)\n", strlen (text));
+  printf ("  %-44s %.1f ms\n", "longest main-thread stall while typing", (double) worst / 1000.0);
+  printf ("  %-44s %.1f ms\n", "last key -> all panes ready", (double) (ready - last_key) / 1000.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* {==== relayouts ====} */
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+} LayoutWait;
+
+static void
+layout_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  LayoutWait *wait = data;
+  g_autoptr(GError) error = NULL;
+  TpPictureLayout *layout = tp_picture_layout_new_finish (result, &error);
+
+  wait->ok = layout != NULL;
+  if (layout != NULL)
+    tp_picture_layout_unref (layout);
+  wait->done = TRUE;
+}
+
+static char *
+dot_of (const char *source)
+{
+  TpSession *session = tp_session_new ();
+  char *dot;
+
+  tp_session_compile (session, source, strlen (source), NULL);
+  dot = g_strdup (tp_session_reading (session, TP_READING_DOT));
+  tp_session_free (session);
+  return dot;
+}
+
+/* @n layouts of @dot made distinct by a trailing comment (so the cache
+ * never answers): resident memory before and after. */
+static void
+bench_relayouts (const char *what,
+                 const char *dot,
+                 guint       n)
+{
+  double before, after;
+  gint64 t0;
+  guint ok = 0;
+
+  /* a few layouts first: graphviz loads its plugins and fonts once, and
+   * the layouts kept for reuse (a handful) fill up */
+  for (guint k = 0; k < 12; k++)
+    {
+      g_autofree char *warm = g_strdup_printf ("%s/* warm-up %u */\n", dot, k);
+      LayoutWait wait = { FALSE, FALSE };
+
+      tp_picture_layout_new_async (warm, NULL, layout_cb, &wait);
+      while (!wait.done)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  before = rss_mb ();
+  t0 = g_get_monotonic_time ();
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *distinct = g_strdup_printf ("%s/* relayout %u */\n", dot, k);
+      LayoutWait wait = { FALSE, FALSE };
+
+      tp_picture_layout_new_async (distinct, NULL, layout_cb, &wait);
+      while (!wait.done)
+        g_main_context_iteration (NULL, TRUE);
+      ok += wait.ok ? 1 : 0;
+    }
+  after = rss_mb ();
+  printf ("  %-26s %4u layouts (%u ok), %6.1f ms each: app RSS %6.1f -> %6.1f MB, %+.1f MB, %+.0f KB per layout;"
+          " worker processes started so far: %u\n",
+          what, n, ok, (double) (g_get_monotonic_time () - t0) / 1000.0 / n,
+          before, after, after - before, (after - before) * 1024.0 / n, tp_picture_layout_get_n_workers ());
+  fflush (stdout);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  guint edits = 100, relayouts = 500;
+  gboolean skip_edits = FALSE, skip_relayouts = FALSE;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "--edits") && i + 1 < argc)
+        edits = (guint) atoi (argv[++i]);
+      else if (g_str_equal (argv[i], "--relayouts") && i + 1 < argc)
+        relayouts = (guint) atoi (argv[++i]);
+      else if (g_str_equal (argv[i], "--focus") && i + 1 < argc)
+        focus_pane = atoi (argv[++i]);
+      else if (g_str_equal (argv[i], "--skip-edits"))
+        skip_edits = TRUE;
+      else if (g_str_equal (argv[i], "--skip-relayouts"))
+        skip_relayouts = TRUE;
+      else
+        {
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--skip-edits] [--skip-relayouts]\n");
+          return 2;
+        }
+    }
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+    g_setenv ("GSETTINGS_SCHEMA_DIR", TP_BUILD_SCHEMA_DIR, TRUE);
+  {
+    g_autofree char *state = g_dir_make_tmp ("topos-bench-XXXXXX", NULL);
+    g_setenv ("XDG_STATE_HOME", state, TRUE);
+  }
+  gtk_init ();
+  tp_ui_init ();
+  g_timeout_add_full (G_PRIORITY_HIGH, 1, heartbeat_cb, NULL, NULL);
+
+  printf ("bench-ui: GTK %u.%u.%u, renderer %s\n", gtk_get_major_version (), gtk_get_minor_version (),
+          gtk_get_micro_version (), g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default");
+
+  if (!skip_edits)
+    {
+      bench_edits (edits, TP_RECOMPUTE_DELAY_MS);
+      bench_edits (edits, 0);
+      bench_typing ();
+    }
+
+  if (!skip_relayouts)
+    {
+      g_autofree char *two = tp_samples_dup_text ("two-layers");
+      g_autofree char *big = program_300 ();
+      g_autofree char *two_dot = dot_of (two);
+      g_autofree char *big_dot = dot_of (big);
+
+      printf ("\nresident memory over relayouts (graphviz leaks in every layout, in the worker)\n");
+      bench_relayouts ("two-layers sample", two_dot, relayouts);
+      bench_relayouts ("300-line program (reduced)", big_dot, MAX (relayouts / 10, 1));
+    }
+  return 0;
+}
