@@ -5,7 +5,13 @@
  * sample.  A second launch hands its files to the running instance, which
  * opens each in a new window.  `--screenshot OUT.png` runs standalone,
  * waits until every pane shows the current readings, writes the window
- * to OUT.png and quits. */
+ * to OUT.png and quits.
+ *
+ * Light or dark: the "style" setting follows the system (the desktop
+ * portal's color-scheme, which GTK 4.8 does not read by itself, else
+ * whatever GTK was started with) or forces one; the choice is applied to
+ * gtk-application-prefer-dark-theme, and every widget follows the style
+ * it is drawn with (tp-style.h). */
 #include "config.h"
 
 #include <gtksourceview/gtksource.h>
@@ -23,8 +29,12 @@ struct _TpApplication
   /* Owned references */
   GSettings *settings;
   GtkCssProvider *font_css;
+  GDBusProxy *portal;           /* org.freedesktop.portal.Settings */
   char *screenshot;             /* --screenshot, or NULL */
   gboolean failed;              /* the screenshot could not be written */
+  gboolean started_dark;        /* gtk-application-prefer-dark-theme at startup */
+  int system_dark;              /* the portal's preference: 1, 0, or -1 unknown */
+  int style_override;           /* --style for this run, or -1 */
 };
 
 G_DEFINE_FINAL_TYPE (TpApplication, tp_application, GTK_TYPE_APPLICATION)
@@ -109,6 +119,106 @@ tp_application_font_size_cb (TpApplication *self)
                                           size, MAX (size - 2, 5), size + 2);
 
   gtk_css_provider_load_from_data (self->font_css, css, -1);
+}
+
+/* {==== light and dark ====} */
+
+enum { STYLE_SYSTEM, STYLE_LIGHT, STYLE_DARK };
+
+static void
+tp_application_apply_style (TpApplication *self)
+{
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+  gboolean dark;
+
+  if (gtk_settings == NULL)
+    return;
+  switch (self->style_override >= 0 ? self->style_override : g_settings_get_enum (self->settings, "style"))
+    {
+    case STYLE_LIGHT:
+      dark = FALSE;
+      break;
+    case STYLE_DARK:
+      dark = TRUE;
+      break;
+    case STYLE_SYSTEM:
+    default:
+      dark = self->system_dark >= 0 ? self->system_dark == 1 : self->started_dark;
+      break;
+    }
+  g_object_set (gtk_settings, "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+/* color-scheme: 1 prefers dark, 2 prefers light, 0 has no preference.
+ * Older portals wrap the value in one more variant. */
+static void
+tp_application_set_color_scheme (TpApplication *self,
+                                 GVariant      *value)
+{
+  g_autoptr(GVariant) inner = NULL;
+
+  while (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_VARIANT))
+    {
+      GVariant *next = g_variant_get_variant (value);
+      g_clear_pointer (&inner, g_variant_unref);
+      inner = next;
+      value = next;
+    }
+  if (value == NULL || !g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
+    return;
+  self->system_dark = g_variant_get_uint32 (value) == 1 ? 1 : 0;
+  tp_application_apply_style (self);
+}
+
+static void
+tp_application_portal_signal_cb (GDBusProxy    *proxy,
+                                 const char    *sender,
+                                 const char    *signal,
+                                 GVariant      *parameters,
+                                 TpApplication *self)
+{
+  const char *ns = NULL;
+  const char *key = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  if (g_strcmp0 (signal, "SettingChanged") != 0
+      || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(ssv)")))
+    return;
+  g_variant_get (parameters, "(&s&sv)", &ns, &key, &value);
+  if (g_str_equal (ns, "org.freedesktop.appearance") && g_str_equal (key, "color-scheme"))
+    tp_application_set_color_scheme (self, value);
+}
+
+static void
+tp_application_portal_read_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data)
+{
+  g_autoptr(TpApplication) self = user_data;
+  g_autoptr(GVariant) reply = g_dbus_proxy_call_finish (G_DBUS_PROXY (object), result, NULL);
+  g_autoptr(GVariant) value = NULL;
+
+  if (reply == NULL || !g_variant_is_of_type (reply, G_VARIANT_TYPE ("(v)")))
+    return;                     /* no portal, or no such setting: keep GTK's */
+  g_variant_get (reply, "(v)", &value);
+  tp_application_set_color_scheme (self, value);
+}
+
+static void
+tp_application_portal_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(TpApplication) self = user_data;
+  GDBusProxy *portal = g_dbus_proxy_new_for_bus_finish (result, NULL);
+
+  if (portal == NULL)
+    return;                     /* no session bus: keep GTK's own preference */
+  self->portal = portal;
+  g_signal_connect_object (portal, "g-signal", G_CALLBACK (tp_application_portal_signal_cb), self, 0);
+  g_dbus_proxy_call (portal, "Read", g_variant_new ("(ss)", "org.freedesktop.appearance", "color-scheme"),
+                     G_DBUS_CALL_FLAGS_NONE, 2000, NULL,
+                     tp_application_portal_read_cb, g_object_ref (self));
 }
 
 static TpWindow *
@@ -206,11 +316,25 @@ tp_application_handle_local_options (GApplication *app,
 {
   TpApplication *self = TP_APPLICATION (app);
   const char *screenshot = NULL;
+  const char *style = NULL;
 
   if (g_variant_dict_lookup (options, "version", "b", NULL))
     {
       g_print ("topos-playground %s\n", PACKAGE_VERSION);
       return 0;
+    }
+  if (g_variant_dict_lookup (options, "style", "&s", &style))
+    {
+      static const char *const styles[] = { "system", "light", "dark" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+        if (g_str_equal (style, styles[i]))
+          self->style_override = (int) i;
+      if (self->style_override < 0)
+        {
+          g_printerr ("topos-playground: --style is system, light or dark, not “%s”\n", style);
+          return 2;
+        }
     }
   if (g_variant_dict_lookup (options, "screenshot", "^&ay", &screenshot))
     {
@@ -293,6 +417,24 @@ tp_application_startup (GApplication *app)
   g_signal_connect_object (self->settings, "changed::font-size",
                            G_CALLBACK (tp_application_font_size_cb), self, G_CONNECT_SWAPPED);
   tp_application_font_size_cb (self);
+
+  {
+    g_autoptr(GAction) style = g_settings_create_action (self->settings, "style");
+    g_action_map_add_action (G_ACTION_MAP (app), style);
+  }
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &self->started_dark, NULL);
+  g_signal_connect_object (self->settings, "changed::style",
+                           G_CALLBACK (tp_application_apply_style), self, G_CONNECT_SWAPPED);
+  tp_application_apply_style (self);
+  /* A screenshot shows the style it was started with. */
+  if (self->screenshot == NULL)
+    g_dbus_proxy_new_for_bus (G_BUS_TYPE_SESSION,
+                              G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+                              NULL,
+                              "org.freedesktop.portal.Desktop",
+                              "/org/freedesktop/portal/desktop",
+                              "org.freedesktop.portal.Settings",
+                              NULL, tp_application_portal_cb, g_object_ref (self));
   gtk_window_set_default_icon_name (TP_APP_ID);
 }
 
@@ -303,6 +445,7 @@ tp_application_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->font_css);
+  g_clear_object (&self->portal);
   g_free (self->screenshot);
 
   G_OBJECT_CLASS (tp_application_parent_class)->finalize (object);
@@ -324,9 +467,13 @@ tp_application_class_init (TpApplicationClass *klass)
 static void
 tp_application_init (TpApplication *self)
 {
+  self->system_dark = -1;
+  self->style_override = -1;
   static const GOptionEntry options[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       "Write a PNG of the window once every reading shows, then quit", "OUT.png" },
+    { "style", 0, 0, G_OPTION_ARG_STRING, NULL,
+      "Light or dark for this run, whatever the setting says", "system|light|dark" },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and quit", NULL },
     { NULL },
   };

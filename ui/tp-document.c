@@ -37,6 +37,7 @@ tp_readings_clear (TpReadings *self)
       g_free (self->names[i].shape);
     }
   g_free (self->names);
+  g_free (self->arguments);
 }
 
 TpReadings *
@@ -63,13 +64,26 @@ tp_readings_get_text (TpReadings *self,
   return self->text[which] != NULL ? self->text[which] : "";
 }
 
+/* The node StableHLO's `%arg{argument}` stands for, or -1. */
+int
+tp_readings_get_argument_node (TpReadings *self,
+                               guint       argument)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  return argument < self->n_arguments && self->arguments[argument] <= G_MAXINT
+           ? (int) self->arguments[argument] : -1;
+}
+
 /* Copies every reading and the names list out of a session that read. */
 static TpReadings *
 tp_readings_new_from_session (const TpSession *session)
 {
   TpReadings *self = tp_readings_new ();
   const TpName *names;
+  const uint32_t *arguments;
   size_t n_names = 0;
+  size_t n_arguments = 0;
 
   for (guint r = 0; r < TP_N_READINGS; r++)
     self->text[r] = g_strdup (tp_session_reading (session, (TpReading) r));
@@ -87,9 +101,15 @@ tp_readings_new_from_session (const TpSession *session)
       self->names[i].name = g_strdup (names[i].name);
       self->names[i].shape = g_string_free (shape, FALSE);
       self->names[i].node = names[i].node;
+      self->names[i].line = names[i].line;
       self->names[i].scalar = names[i].scalar;
       self->names[i].parameter = names[i].parameter;
     }
+  arguments = tp_session_arguments (session, &n_arguments);
+  self->n_arguments = (guint) n_arguments;
+  self->arguments = g_new0 (guint, n_arguments + 1);
+  for (size_t i = 0; i < n_arguments; i++)
+    self->arguments[i] = arguments[i];
   return self;
 }
 
@@ -246,6 +266,7 @@ struct _TpDocument
   int applied;                  /* the generation of the last result */
   guint text_serial;            /* bumped by every text change */
   guint recompute_source;
+  guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
   guint draft_source;
   guint exact : 1;
   guint stale : 1;
@@ -619,7 +640,7 @@ tp_document_changed_cb (TpDocument    *self,
   self->text_serial++;
   if (self->loading)
     return;
-  tp_document_queue_recompute (self, TP_RECOMPUTE_DELAY_MS);
+  tp_document_queue_recompute (self, self->recompute_delay);
   if (gtk_text_buffer_get_modified (buffer))
     {
       g_clear_handle_id (&self->draft_source, g_source_remove);
@@ -807,6 +828,7 @@ tp_document_init (TpDocument *self)
   GtkSourceLanguage *tape = gtk_source_language_manager_get_language (languages, "tape");
 
   self->selected_node = -1;
+  self->recompute_delay = TP_RECOMPUTE_DELAY_MS;
   self->buffer = gtk_source_buffer_new_with_language (tape);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
   self->compiler = g_atomic_rc_box_new0 (TpCompiler);
@@ -823,6 +845,17 @@ tp_document_init (TpDocument *self)
 }
 
 /* {==== accessors ====} */
+
+/* The debounce after a text change; the benchmark sets 0 to time the
+ * reading itself. */
+void
+tp_document_set_recompute_delay (TpDocument *self,
+                                 guint       delay_ms)
+{
+  g_return_if_fail (TP_IS_DOCUMENT (self));
+
+  self->recompute_delay = delay_ms;
+}
 
 GtkSourceBuffer *
 tp_document_get_buffer (TpDocument *self)
@@ -1071,70 +1104,6 @@ tp_document_is_pristine (TpDocument *self)
 
 /* {==== statements and lines ====} */
 
-/* A statement line is `name = ...` (one statement a line, reference
- * section 1.1); the k-th such line is the k-th entry of the names list. */
-static gboolean
-is_statement_line (const char *p)
-{
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (!(g_ascii_isalpha (*p) || *p == '_'))
-    return FALSE;
-  while (g_ascii_isalnum (*p) || *p == '_')
-    p++;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  return *p == '=';
-}
-
-/* Calls @func for every statement line with its 1-based line number and
- * statement index; stops when it returns FALSE. */
-static void
-tp_document_foreach_statement (TpDocument *self,
-                               gboolean  (*func) (guint line, guint k, gpointer data),
-                               gpointer    data)
-{
-  g_autofree char *text = tp_document_dup_text (self);
-  char *p = text;
-  guint line = 1, k = 0;
-
-  while (p != NULL && *p != '\0')
-    {
-      char *nl = strchr (p, '\n');
-
-      if (nl != NULL)
-        *nl = '\0';
-      if (is_statement_line (p))
-        {
-          if (!func (line, k, data))
-            return;
-          k++;
-        }
-      p = nl != NULL ? nl + 1 : NULL;
-      line++;
-    }
-}
-
-typedef struct
-{
-  TpDocument *self;
-  guint line;
-  int node;
-  GArray *lines;
-} NodeLineSearch;
-
-static gboolean
-node_for_line_func (guint line, guint k, gpointer data)
-{
-  NodeLineSearch *s = data;
-
-  if (line < s->line)
-    return TRUE;
-  if (line == s->line && k < s->self->readings->n_names)
-    s->node = (int) s->self->readings->names[k].node;
-  return FALSE;
-}
-
 /**
  * tp_document_node_for_line:
  *
@@ -1144,26 +1113,14 @@ int
 tp_document_node_for_line (TpDocument *self,
                            guint       line)
 {
-  NodeLineSearch s = { self, line, -1, NULL };
-
   g_return_val_if_fail (TP_IS_DOCUMENT (self), -1);
 
   if (self->readings == NULL)
     return -1;
-  tp_document_foreach_statement (self, node_for_line_func, &s);
-  return s.node;
-}
-
-static gboolean
-lines_for_node_func (guint line, guint k, gpointer data)
-{
-  NodeLineSearch *s = data;
-
-  if (k >= s->self->readings->n_names)
-    return FALSE;
-  if ((int) s->self->readings->names[k].node == s->node)
-    g_array_append_val (s->lines, line);
-  return TRUE;
+  for (guint k = 0; k < self->readings->n_names; k++)
+    if (self->readings->names[k].line == line)
+      return (int) self->readings->names[k].node;
+  return -1;
 }
 
 /**
@@ -1176,13 +1133,14 @@ GArray *
 tp_document_lines_for_node (TpDocument *self,
                             int         node)
 {
-  NodeLineSearch s = { self, 0, node, g_array_new (FALSE, FALSE, sizeof (guint)) };
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  g_return_val_if_fail (TP_IS_DOCUMENT (self), s.lines);
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), lines);
 
-  if (self->readings != NULL && node >= 0)
-    tp_document_foreach_statement (self, lines_for_node_func, &s);
-  return s.lines;
+  for (guint k = 0; self->readings != NULL && node >= 0 && k < self->readings->n_names; k++)
+    if ((int) self->readings->names[k].node == node)
+      g_array_append_val (lines, self->readings->names[k].line);
+  return lines;
 }
 
 /* {==== files ====} */

@@ -20,6 +20,7 @@ typedef struct
   char *name;
   char *shape;        /* "[2, 2]", "[]" for rank 0 */
   guint node;
+  guint line;         /* the statement's 1-based source line */
   gboolean scalar;
   gboolean parameter;
 } TpNameInfo;
@@ -31,6 +32,8 @@ struct _TpReadings
   char *text[TP_N_READINGS];
   TpNameInfo *names;
   guint n_names;
+  guint *arguments;   /* the node of StableHLO's %arg0, %arg1, ... */
+  guint n_arguments;
 };
 
 #define TP_TYPE_READINGS (tp_readings_get_type ())
@@ -40,6 +43,8 @@ TpReadings *tp_readings_ref      (TpReadings *self);
 void        tp_readings_unref    (TpReadings *self);
 const char *tp_readings_get_text (TpReadings *self,
                                   TpReading   which);
+int         tp_readings_get_argument_node (TpReadings *self,
+                                           guint       argument);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpReadings, tp_readings_unref)
 
@@ -83,8 +88,11 @@ char            *tp_document_dup_title                (TpDocument  *self);
 gboolean         tp_document_get_modified             (TpDocument  *self);
 gboolean         tp_document_is_pristine              (TpDocument  *self);
 void             tp_document_recompute_now            (TpDocument  *self);
+void             tp_document_set_recompute_delay      (TpDocument  *self,
+                                                       guint        delay_ms);
 
-/* Statements and lines: line numbers are 1-based editor lines. */
+/* Statements and lines, from the engine's names list: line numbers are
+ * 1-based source lines of the text the readings were made from. */
 int              tp_document_node_for_line            (TpDocument  *self,
                                                        guint        line);
 GArray          *tp_document_lines_for_node           (TpDocument  *self,

@@ -11,6 +11,7 @@
 
 #include "tp-document.h"
 #include "tp-editor.h"
+#include "tp-style.h"
 
 struct _TpEditor
 {
@@ -26,6 +27,8 @@ struct _TpEditor
 
   /* Owned references */
   TpDocument *document;
+
+  guint dark : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TpEditor, tp_editor, GTK_TYPE_WIDGET)
@@ -38,26 +41,50 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* The editor's own marks on the buffer; their colours follow the style
+ * (tp_editor_apply_style). */
 static GtkTextTag *
 tp_editor_ensure_tag (GtkTextBuffer *buffer,
                       const char    *name)
 {
   GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
   GtkTextTag *tag = gtk_text_tag_table_lookup (table, name);
-  GdkRGBA red = { 0.88f, 0.11f, 0.14f, 1.f };
 
   if (tag != NULL)
     return tag;
   if (g_str_equal (name, "tp-error"))
-    tag = gtk_text_buffer_create_tag (buffer, name,
-                                      "underline", PANGO_UNDERLINE_ERROR,
-                                      "underline-rgba", &red,
-                                      NULL);
+    tag = gtk_text_buffer_create_tag (buffer, name, "underline", PANGO_UNDERLINE_ERROR, NULL);
   else
-    tag = gtk_text_buffer_create_tag (buffer, name,
-                                      "paragraph-background", "rgba(246,195,67,0.35)",
-                                      NULL);
+    tag = gtk_text_buffer_create_tag (buffer, name, NULL);
   return tag;
+}
+
+/* The source scheme and the marks' colours for the light or dark style
+ * the editor is drawn with. */
+static void
+tp_editor_apply_style (TpEditor *self)
+{
+  GtkTextBuffer *buffer;
+  const TpPalette *palette;
+  GdkRGBA red;
+
+  self->dark = !!tp_style_is_dark (GTK_WIDGET (self));
+  if (self->document == NULL)
+    return;
+  palette = tp_style_get_palette (self->dark);
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  gdk_rgba_parse (&red, palette->error);
+  g_object_set (tp_editor_ensure_tag (buffer, "tp-error"), "underline-rgba", &red, NULL);
+  g_object_set (tp_editor_ensure_tag (buffer, "tp-selected"), "paragraph-background", palette->selected, NULL);
+  tp_style_apply_scheme (GTK_SOURCE_BUFFER (buffer), self->dark);
+}
+
+static void
+tp_editor_css_changed (GtkWidget         *widget,
+                       GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (tp_editor_parent_class)->css_changed (widget, change);
+  tp_editor_apply_style (TP_EDITOR (widget));
 }
 
 /* Puts @iter at 1-based @line and @column (in characters), clamped. */
@@ -225,6 +252,7 @@ tp_editor_set_document (TpEditor   *self,
                                G_CALLBACK (tp_editor_show_selected), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (buffer, "notify::cursor-position",
                                G_CALLBACK (tp_editor_cursor_moved_cb), self, G_CONNECT_SWAPPED);
+      tp_editor_apply_style (self);
       tp_editor_update_diagnostic (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
@@ -254,6 +282,20 @@ tp_editor_get_diagnostic_text (TpEditor *self)
 
   return gtk_revealer_get_reveal_child (self->diagnostic_revealer)
            ? gtk_label_get_label (self->diagnostic_label) : "";
+}
+
+/* The source style scheme the program is shown with (for tests). */
+const char *
+tp_editor_get_scheme_id (TpEditor *self)
+{
+  GtkSourceStyleScheme *scheme;
+
+  g_return_val_if_fail (TP_IS_EDITOR (self), NULL);
+
+  if (self->document == NULL)
+    return NULL;
+  scheme = gtk_source_buffer_get_style_scheme (tp_document_get_buffer (self->document));
+  return scheme != NULL ? gtk_source_style_scheme_get_id (scheme) : NULL;
 }
 
 /* TRUE when some text carries the error underline (for tests). */
@@ -330,6 +372,7 @@ tp_editor_class_init (TpEditorClass *klass)
   object_class->dispose = tp_editor_dispose;
   object_class->get_property = tp_editor_get_property;
   object_class->set_property = tp_editor_set_property;
+  widget_class->css_changed = tp_editor_css_changed;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, TP_TYPE_DOCUMENT,

@@ -18,5 +18,6 @@ TpDocument  *tp_editor_get_document        (TpEditor    *self);
 GtkTextView *tp_editor_get_view            (TpEditor    *self);
 const char  *tp_editor_get_diagnostic_text (TpEditor    *self);
 gboolean     tp_editor_has_error_underline (TpEditor    *self);
+const char  *tp_editor_get_scheme_id       (TpEditor    *self);
 
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* tp-picture-layout-dot.c: the picture laid out by graphviz's `dot`
  * program in a child process.
  *
- * This backend serves until the GTK-free renderer (ui/tp-render.h) is
- * built; it needs nothing but the `dot` binary.  One child lays out and
+ * This backend serves only a build without the GTK-free renderer
+ * (ui/tp-render.h, which needs graphviz's libraries); it needs nothing
+ * but the `dot` binary.  It draws a raster, so it is sharp only up to 2x.  One child lays out and
  * rasterises the graph (PNG at 2x for sharp zooming) and prints the plain
  * layout on standard output, which gives every node's box for hit tests.
  * A child can be killed, so a stale layout costs nothing once cancelled.
@@ -67,20 +68,33 @@ tp_picture_layout_get_height (TpPictureLayout *self)
   return self->height;
 }
 
+gboolean
+tp_picture_layout_get_degraded (TpPictureLayout *self)
+{
+  return FALSE;
+}
+
+static guint n_layouts;      /* atomic */
+
+guint
+tp_picture_layout_get_n_layouts (void)
+{
+  return (guint) g_atomic_int_get (&n_layouts);
+}
+
+/* Every layout runs `dot` in a process of its own. */
+guint
+tp_picture_layout_get_n_workers (void)
+{
+  return (guint) g_atomic_int_get (&n_layouts);
+}
+
 /* Draws at one picture pixel per user unit. */
 void
 tp_picture_layout_draw (TpPictureLayout *self,
-                        cairo_t         *cr,
-                        gboolean         dark)
+                        cairo_t         *cr)
 {
   cairo_save (cr);
-  if (dark)
-    {
-      /* The raster is drawn for a light page: give it one. */
-      cairo_set_source_rgb (cr, 0.96, 0.96, 0.94);
-      cairo_rectangle (cr, 0, 0, self->width, self->height);
-      cairo_fill (cr);
-    }
   /* The DOT may set its own dpi: scale by what the raster really is. */
   cairo_scale (cr, self->width / cairo_image_surface_get_width (self->image),
                self->height / cairo_image_surface_get_height (self->image));
@@ -324,6 +338,7 @@ tp_picture_layout_new_async (const char          *dot,
 
   g_task_set_source_tag (task, tp_picture_layout_new_async);
   g_task_set_task_data (task, state, layout_state_free);
+  g_atomic_int_inc (&n_layouts);
   if (strlen (dot) > MAX_DOT_BYTES)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE,

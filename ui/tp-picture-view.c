@@ -1,22 +1,26 @@
 /* tp-picture-view.c: the picture pane.
  *
  * Shows the layout of the document's DOT reading.  A new layout is asked
- * for whenever the DOT text changes; the one in flight is cancelled
- * (its child process killed) and the old picture stays up until the new
- * one is ready, so the pane never flashes while a line is half typed.
- * The picture fits the pane until the reader zooms (Ctrl+scroll or the
- * buttons) or pans (drag or scroll); a click selects a node for the
- * cross-reading highlight. */
+ * for whenever the DOT text changes and the pane is on screen (a hidden
+ * pane asks when it is shown again); the request in flight is cancelled
+ * and the old picture stays up until the new one is ready, so the pane
+ * never flashes while a line is half typed.  The layout is vector data,
+ * drawn at whatever scale the pane needs.  The picture fits the pane
+ * until the reader zooms (Ctrl+scroll or the buttons) or pans (drag or
+ * scroll); a click selects a node for the cross-reading highlight. */
 #include "config.h"
 
 #include "tp-document.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-view.h"
 
-#define MAX_FIT_SCALE 1.6
+/* Fitting never enlarges a small graph past this (tiled), or past
+ * MAX_FIT_SCALE_PRESENTING when the picture is shown alone, for slides. */
+#define MAX_FIT_SCALE 1.5
+#define MAX_FIT_SCALE_PRESENTING 3.0
 #define MIN_SCALE 0.05
-#define MAX_SCALE 8.0
-#define MARGIN 12.0
+#define MAX_SCALE 12.0
+#define MARGIN 8.0
 
 struct _TpPictureView
 {
@@ -26,6 +30,7 @@ struct _TpPictureView
   GtkWidget *box;
   GtkLabel *title_label;
   GtkLabel *stale_label;
+  GtkLabel *degraded_label;
   GtkWidget *export_button;
   GtkWidget *focus_button;
   GtkDrawingArea *canvas;
@@ -35,7 +40,7 @@ struct _TpPictureView
   TpDocument *document;
   TpPictureLayout *layout;      /* the picture shown */
   GCancellable *cancellable;    /* the layout in flight */
-  char *dot;                    /* the DOT of the newest request */
+  char *dot;                    /* the DOT shown or asked for */
 
   double scale;                 /* when not fitting */
   double offset_x;              /* widget pixels */
@@ -45,6 +50,8 @@ struct _TpPictureView
   guint fit : 1;
   guint busy : 1;
   guint dragged : 1;
+  guint pending : 1;            /* dot waits for the pane to be shown */
+  guint presenting : 1;         /* shown alone: fit may enlarge more */
 };
 
 G_DEFINE_FINAL_TYPE (TpPictureView, tp_picture_view, GTK_TYPE_WIDGET)
@@ -79,7 +86,8 @@ tp_picture_view_get_transform (TpPictureView *self,
   lh = tp_picture_layout_get_height (self->layout);
   if (self->fit)
     {
-      *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh), MAX_FIT_SCALE);
+      *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh),
+                    self->presenting ? MAX_FIT_SCALE_PRESENTING : MAX_FIT_SCALE);
       *scale = MAX (*scale, MIN_SCALE);
       *ox = (w - lw * *scale) / 2;
       *oy = (h - lh * *scale) / 2;
@@ -90,17 +98,6 @@ tp_picture_view_get_transform (TpPictureView *self,
       *ox = self->offset_x;
       *oy = self->offset_y;
     }
-}
-
-static gboolean
-tp_picture_view_is_dark (TpPictureView *self)
-{
-  GdkRGBA fg;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
 }
 
 static void
@@ -120,7 +117,7 @@ tp_picture_view_draw (GtkDrawingArea *area,
   cairo_save (cr);
   cairo_translate (cr, ox, oy);
   cairo_scale (cr, scale, scale);
-  tp_picture_layout_draw (self->layout, cr, tp_picture_view_is_dark (self));
+  tp_picture_layout_draw (self->layout, cr);
 
   node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
   if (node >= 0 && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
@@ -157,6 +154,17 @@ tp_picture_view_show_message (TpPictureView *self,
 }
 
 static void
+tp_picture_view_set_layout (TpPictureView   *self,
+                            TpPictureLayout *layout)
+{
+  g_clear_pointer (&self->layout, tp_picture_layout_unref);
+  self->layout = layout;
+  gtk_widget_set_visible (GTK_WIDGET (self->degraded_label),
+                          layout != NULL && tp_picture_layout_get_degraded (layout));
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+static void
 tp_picture_view_layout_cb (GObject      *object,
                            GAsyncResult *result,
                            gpointer      user_data)
@@ -174,12 +182,22 @@ tp_picture_view_layout_cb (GObject      *object,
     tp_picture_view_show_message (self, error->message);
   else
     {
-      g_clear_pointer (&self->layout, tp_picture_layout_unref);
-      self->layout = g_steal_pointer (&layout);
+      tp_picture_view_set_layout (self, g_steal_pointer (&layout));
       tp_picture_view_show_message (self, NULL);
     }
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
   tp_picture_view_set_busy (self, FALSE);
+}
+
+/* Asks the worker for the layout of self->dot. */
+static void
+tp_picture_view_request_layout (TpPictureView *self)
+{
+  self->pending = FALSE;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  tp_picture_view_set_busy (self, TRUE);
+  tp_picture_layout_new_async (self->dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
 }
 
 static void
@@ -197,17 +215,33 @@ tp_picture_view_readings_cb (TpPictureView *self)
 
   if (dot[0] == '\0')
     {
-      g_clear_pointer (&self->layout, tp_picture_layout_unref);
+      self->pending = FALSE;
+      tp_picture_view_set_layout (self, NULL);
       tp_picture_view_show_message (self, readings == NULL
                                             ? "The picture appears here."
                                             : "The picture appears once the engine writes the graph.");
-      gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
       tp_picture_view_set_busy (self, FALSE);
       return;
     }
-  self->cancellable = g_cancellable_new ();
-  tp_picture_view_set_busy (self, TRUE);
-  tp_picture_layout_new_async (dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
+  /* Graphviz's time (and memory) is spent only on a picture someone
+   * sees: a hidden pane lays out when it is shown. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    tp_picture_view_request_layout (self);
+  else
+    {
+      self->pending = TRUE;
+      tp_picture_view_set_busy (self, FALSE);
+    }
+}
+
+static void
+tp_picture_view_map (GtkWidget *widget)
+{
+  TpPictureView *self = TP_PICTURE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tp_picture_view_parent_class)->map (widget);
+  if (self->pending)
+    tp_picture_view_request_layout (self);
 }
 
 static void
@@ -293,6 +327,18 @@ tp_picture_view_zoom_fit (TpPictureView *self)
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
   self->fit = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+/* Shown alone (the focus layout, for slides): fitting may enlarge a
+ * small graph further. */
+void
+tp_picture_view_set_presenting (TpPictureView *self,
+                                gboolean       presenting)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  self->presenting = !!presenting;
   gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
 }
 
@@ -455,6 +501,43 @@ tp_picture_view_has_picture (TpPictureView *self)
   return self->layout != NULL;
 }
 
+gboolean
+tp_picture_view_get_degraded (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return self->layout != NULL && tp_picture_layout_get_degraded (self->layout);
+}
+
+/* The drawing area (tests deliver pointer events to its gestures). */
+GtkWidget *
+tp_picture_view_get_canvas (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->canvas);
+}
+
+/* Where the centre of @node's box is on the canvas, in canvas
+ * coordinates (for tests); FALSE when the node is not drawn. */
+gboolean
+tp_picture_view_get_node_center (TpPictureView *self,
+                                 int            node,
+                                 double        *x,
+                                 double        *y)
+{
+  double scale, ox, oy, bx, by, bw, bh;
+
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  if (self->layout == NULL || !tp_picture_layout_node_bounds (self->layout, node, &bx, &by, &bw, &bh))
+    return FALSE;
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  *x = ox + (bx + bw / 2) * scale;
+  *y = oy + (by + bh / 2) * scale;
+  return TRUE;
+}
+
 /* The selected node's box in picture pixels, for tests. */
 gboolean
 tp_picture_view_get_selected_bounds (TpPictureView   *self,
@@ -494,6 +577,7 @@ tp_picture_view_finalize (GObject *object)
 
   g_clear_pointer (&self->layout, tp_picture_layout_unref);
   g_free (self->dot);
+
 
   G_OBJECT_CLASS (tp_picture_view_parent_class)->finalize (object);
 }
@@ -547,6 +631,7 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
   object_class->finalize = tp_picture_view_finalize;
   object_class->get_property = tp_picture_view_get_property;
   object_class->set_property = tp_picture_view_set_property;
+  widget_class->map = tp_picture_view_map;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, TP_TYPE_DOCUMENT,
@@ -562,6 +647,7 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, box);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, title_label);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, stale_label);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, degraded_label);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, export_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, focus_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, canvas);

@@ -10,10 +10,15 @@
  * to its end).  Therefore:
  *
  * - tp_render_new is the only call that runs graphviz.  Call it from ONE
- *   background worker at a time (a single worker thread, or a GTask with
- *   its own one-at-a-time queue), never on the main thread, never from
+ *   background worker at a time, never on the main thread, never from
  *   two threads at once.  Drop its result when the DOT it was made from
  *   is no longer current; do not wait for it on the main thread.
+ * - Inside a GTK app that worker must be a process, not a thread:
+ *   graphviz lays text out with pango and harfbuzz, which crashed (about
+ *   one test run in ten) while GTK drew text on the main thread.  The
+ *   desktop app runs it in a worker process of its own executable
+ *   (ui/tp-picture-layout-render.c).  A program with no other pango user,
+ *   such as the command line, may call it on any one thread.
  * - If a front end must be able to abandon a layout (a user typing fast
  *   into a big program), lay out in a child process it can kill, e.g.
  *   run `topos --svg` or `topos --png`, or fork and call tp_render_new in

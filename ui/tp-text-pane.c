@@ -4,7 +4,8 @@
  * derived lines after the differentiate divider, `kept` plan lines, the
  * summary lines, and the node selected anywhere in the window.  It finds
  * a line's node from the reading's own layout (a node line starts with
- * its index; StableHLO names node i `%v{i}`; the values reading has one
+ * its index; StableHLO names node i `%v{i}` and the module's arguments
+ * `%arg{k}`, whose nodes the engine lists; the values reading has one
  * line per statement). */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include <gtksourceview/gtksource.h>
 
 #include "tp-document.h"
+#include "tp-style.h"
 #include "tp-text-pane.h"
 
 struct _TpTextPane
@@ -34,9 +36,12 @@ struct _TpTextPane
   TpDocument *document;
   GtkSourceBuffer *buffer;
   GHashTable *gradient_nodes;   /* "d loss / d w" -> node, for values */
+  TpReadings *shown;            /* the readings whose text the buffer holds */
 
   TpPane pane;
   guint updating : 1;
+  guint dark : 1;
+  guint styled : 1;
 };
 
 G_DEFINE_FINAL_TYPE (TpTextPane, tp_text_pane, GTK_TYPE_WIDGET)
@@ -110,19 +115,33 @@ node_of_node_line (const char *line)
   return (int) v;
 }
 
-/* The node of `%v{i}` at @p (pointing at '%'), or -1. */
+/* The node of the SSA value at @p (pointing at '%'): `%v{i}` is node i,
+ * `%arg{i}` the node the module takes as its i-th argument (from the
+ * engine's arguments list); -1 for anything else.  *end, when given, is
+ * left after the name. */
 static int
-node_of_ssa (const char *p)
+node_of_ssa (TpReadings  *readings,
+             const char  *p,
+             const char **end)
 {
-  char *end;
+  gboolean arg;
+  char *e;
   long v;
 
-  if (p[0] != '%' || p[1] != 'v' || !g_ascii_isdigit (p[2]))
+  if (p[0] != '%')
     return -1;
-  v = strtol (p + 2, &end, 10);
-  if (g_ascii_isalpha (*end) || v > G_MAXINT)
+  arg = g_str_has_prefix (p + 1, "arg");
+  p += arg ? 4 : 2;
+  if ((!arg && p[-1] != 'v') || !g_ascii_isdigit (*p))
     return -1;
-  return (int) v;
+  v = strtol (p, &e, 10);
+  if (g_ascii_isalnum (*e) || *e == '_' || v > G_MAXINT)
+    return -1;
+  if (end != NULL)
+    *end = e;
+  if (!arg)
+    return (int) v;
+  return readings != NULL ? tp_readings_get_argument_node (readings, (guint) v) : -1;
 }
 
 static char *
@@ -139,13 +158,15 @@ line_text (GtkTextBuffer *buffer,
 }
 
 /* The node a values line shows: statement k on line k, then a blank line,
- * then one gradient line per parameter. */
+ * then one gradient line per parameter.  @text is the line (@length
+ * bytes, not necessarily NUL-terminated). */
 static int
 tp_text_pane_values_node (TpTextPane *self,
                           int         line,
-                          const char *text)
+                          const char *text,
+                          gsize       length)
 {
-  TpReadings *readings = tp_document_get_readings (self->document);
+  TpReadings *readings = self->shown;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -155,8 +176,12 @@ tp_text_pane_values_node (TpTextPane *self,
     return (int) readings->names[line].node;
   g_hash_table_iter_init (&iter, self->gradient_nodes);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (g_str_has_prefix (text, key) && text[strlen (key)] == ' ')
-      return GPOINTER_TO_INT (value);
+    {
+      gsize n = strlen (key);
+
+      if (length > n && strncmp (text, key, n) == 0 && text[n] == ' ')
+        return GPOINTER_TO_INT (value);
+    }
   return -1;
 }
 
@@ -180,18 +205,22 @@ tp_text_pane_node_at_cursor (TpTextPane *self)
         int col = gtk_text_iter_get_line_index (&iter);
         const char *p = text + MIN ((gsize) col, strlen (text));
 
-        /* the %v token under the cursor, else the line's own value */
-        while (p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '_' || p[-1] == '%'))
+        TpReadings *readings = self->shown;
+
+        /* the %v or %arg token under the cursor, else the line's own value */
+        while (p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
           p--;
-        if (node_of_ssa (p) >= 0)
-          return node_of_ssa (p);
+        if (p > text && p[-1] == '%')
+          p--;
+        if (node_of_ssa (readings, p, NULL) >= 0)
+          return node_of_ssa (readings, p, NULL);
         p = text;
         while (*p == ' ')
           p++;
-        return node_of_ssa (p);
+        return node_of_ssa (readings, p, NULL);
       }
     case TP_PANE_VALUES:
-      return tp_text_pane_values_node (self, line, text);
+      return tp_text_pane_values_node (self, line, text, strlen (text));
     case TP_PANE_SPEC:
     case TP_PANE_DERIVATIVE:
     case TP_PANE_PLAN:
@@ -204,17 +233,64 @@ tp_text_pane_node_at_cursor (TpTextPane *self)
 
 /* {==== decorating ====} */
 
-static void
-apply_line_tag (GtkTextBuffer *buffer,
-                const char    *tag,
-                int            line)
-{
-  GtkTextIter start, end;
+/* Walks the lines of @text: @line is the 0-based line, @p its first byte
+ * and @len its length without the newline.  The buffer holds exactly
+ * this text, so line numbers are the buffer's. */
+#define FOREACH_LINE(text, line, p, len) \
+  for (const char *p = (text), *p##_nl = NULL; p != NULL; p = p##_nl != NULL ? p##_nl + 1 : NULL) \
+    for (gsize len = (p##_nl = strchr (p, '\n')) != NULL ? (gsize) (p##_nl - p) : strlen (p), \
+         p##_once = 1; p##_once; p##_once = 0, (line)++)
 
-  gtk_text_buffer_get_iter_at_line (buffer, &start, line);
-  end = start;
-  gtk_text_iter_forward_line (&end);
-  gtk_text_buffer_apply_tag_by_name (buffer, tag, &start, &end);
+/* Applies @tag to lines [@first, @end) as one range. */
+static void
+apply_lines_tag (GtkTextBuffer *buffer,
+                 const char    *tag,
+                 int            first,
+                 int            end)
+{
+  GtkTextIter a, b;
+
+  if (first < 0 || end <= first)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &a, first);
+  if (end >= gtk_text_buffer_get_line_count (buffer))
+    gtk_text_buffer_get_end_iter (buffer, &b);
+  else
+    gtk_text_buffer_get_iter_at_line (buffer, &b, end);
+  gtk_text_buffer_apply_tag_by_name (buffer, tag, &a, &b);
+}
+
+/* Keeps a run of consecutive lines that carry one tag, so a long reading
+ * is decorated with a few ranges rather than one call per line. */
+typedef struct
+{
+  const char *tag;
+  int start;                    /* first line of the open run, or -1 */
+} Run;
+
+static void
+run_step (GtkTextBuffer *buffer,
+          Run           *run,
+          int            line,
+          gboolean       on)
+{
+  if (on && run->start < 0)
+    run->start = line;
+  else if (!on && run->start >= 0)
+    {
+      apply_lines_tag (buffer, run->tag, run->start, line);
+      run->start = -1;
+    }
+}
+
+static gboolean
+has_suffix (const char *p,
+            gsize       len,
+            const char *suffix)
+{
+  gsize n = strlen (suffix);
+
+  return len >= n && memcmp (p + len - n, suffix, n) == 0;
 }
 
 /* Counts the node lines of the spec: the tape's length before
@@ -222,18 +298,11 @@ apply_line_tag (GtkTextBuffer *buffer,
 static int
 count_spec_nodes (TpReadings *readings)
 {
-  const char *p = tp_readings_get_text (readings, TP_READING_SPEC);
-  int n = 0;
+  int n = 0, line = 0;
 
-  while (*p != '\0')
-    {
-      if (node_of_node_line (p) >= 0)
-        n++;
-      p = strchr (p, '\n');
-      if (p == NULL)
-        break;
-      p++;
-    }
+  FOREACH_LINE (tp_readings_get_text (readings, TP_READING_SPEC), line, p, len)
+    if (len > 0 && node_of_node_line (p) >= 0)
+      n++;
   return n;
 }
 
@@ -265,50 +334,56 @@ parse_gradient_nodes (TpTextPane *self,
     }
 }
 
+/* Derived lines (after the divider, or past the spec's nodes in the
+ * plan, or the values' gradients), the divider, `kept` plan lines and
+ * the summary lines, scanned from the reading's own text. */
 static void
 tp_text_pane_decorate (TpTextPane *self,
                        TpReadings *readings)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
-  int n_lines = gtk_text_buffer_get_line_count (buffer);
+  const char *text = tp_readings_get_text (readings, (TpReading) self->pane);
   int spec_nodes = count_spec_nodes (readings);
   gboolean after_divider = FALSE;
   gboolean after_blank = FALSE;
+  Run derived = { "derived", -1 }, kept = { "kept", -1 }, summary = { "summary", -1 };
+  int line = 0;
 
   parse_gradient_nodes (self, readings);
   if (self->pane == TP_PANE_STABLEHLO)
     return;                     /* the MLIR language does it */
 
-  for (int line = 0; line < n_lines; line++)
+  FOREACH_LINE (text, line, p, len)
     {
-      g_autofree char *text = line_text (buffer, line);
-      int node = node_of_node_line (text);
+      int node = len > 0 ? node_of_node_line (p) : -1;
+      gboolean is_derived = FALSE, is_kept = FALSE, is_summary = FALSE;
 
       if (self->pane == TP_PANE_VALUES)
         {
-          if (text[0] == '\0')
+          if (len == 0)
             after_blank = TRUE;
-          else if (after_blank)
-            apply_line_tag (buffer, "derived", line);
-          continue;
+          else
+            is_derived = after_blank;
         }
-      if (g_str_has_prefix (text, "-- "))
+      else if (len >= 3 && strncmp (p, "-- ", 3) == 0)
         {
-          apply_line_tag (buffer, "divider", line);
+          apply_lines_tag (buffer, "divider", line, line + 1);
           after_divider = TRUE;
-          continue;
         }
-      if (node < 0)
+      else if (node < 0)
+        is_summary = len > 0;
+      else
         {
-          if (text[0] != '\0')
-            apply_line_tag (buffer, "summary", line);
-          continue;
+          is_derived = after_divider || (self->pane == TP_PANE_PLAN && node >= spec_nodes);
+          is_kept = self->pane == TP_PANE_PLAN && has_suffix (p, len, " kept");
         }
-      if (after_divider || (self->pane == TP_PANE_PLAN && node >= spec_nodes))
-        apply_line_tag (buffer, "derived", line);
-      if (self->pane == TP_PANE_PLAN && g_str_has_suffix (text, " kept"))
-        apply_line_tag (buffer, "kept", line);
+      run_step (buffer, &derived, line, is_derived);
+      run_step (buffer, &kept, line, is_kept);
+      run_step (buffer, &summary, line, is_summary);
     }
+  run_step (buffer, &derived, line, FALSE);
+  run_step (buffer, &kept, line, FALSE);
+  run_step (buffer, &summary, line, FALSE);
 }
 
 /* Highlights every line (and StableHLO use) of the selected node and
@@ -320,45 +395,51 @@ tp_text_pane_show_selected (TpTextPane *self)
   GtkTextIter start, end;
   int node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
   int first = -1;
-  int n_lines;
+  int first_ref = -1;           /* StableHLO: an argument has uses only */
+  Run selected = { "selected", -1 };
+  int line = 0;
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag_by_name (buffer, "selected", &start, &end);
   gtk_text_buffer_remove_tag_by_name (buffer, "selected-ref", &start, &end);
-  if (node < 0)
+  if (node < 0 || self->shown == NULL)
     return;
 
-  n_lines = gtk_text_buffer_get_line_count (buffer);
-  for (int line = 0; line < n_lines; line++)
+  FOREACH_LINE (tp_readings_get_text (self->shown, (TpReading) self->pane), line, p, len)
     {
-      g_autofree char *text = line_text (buffer, line);
       int line_node = -1;
 
       switch (self->pane)
         {
         case TP_PANE_STABLEHLO:
           {
-            const char *p = text;
+            const char *own = p;
 
-            while (*p == ' ')
-              p++;
-            line_node = node_of_ssa (p);
-            for (const char *q = strchr (text, '%'); q != NULL; q = strchr (q + 1, '%'))
-              if (node_of_ssa (q) == node && q != p)
-                {
-                  GtkTextIter a, b;
-                  const char *e = q + 2;
+            while (own < p + len && *own == ' ')
+              own++;
+            line_node = node_of_ssa (self->shown, own, NULL);
+            for (const char *q = memchr (p, '%', len); q != NULL;
+                 q = memchr (q + 1, '%', len - (gsize) (q + 1 - p)))
+              {
+                const char *e = NULL;
 
-                  while (g_ascii_isdigit (*e))
-                    e++;
-                  gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) (q - text));
-                  gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) (e - text));
-                  gtk_text_buffer_apply_tag_by_name (buffer, "selected-ref", &a, &b);
-                }
+                if (q != own && node_of_ssa (self->shown, q, &e) == node)
+                  {
+                    GtkTextIter a, b;
+
+                    gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) (q - p));
+                    gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) (e - p));
+                    gtk_text_buffer_apply_tag_by_name (buffer, "selected-ref", &a, &b);
+                    if (first_ref < 0)
+                      first_ref = line;
+                  }
+                if (q + 1 >= p + len)
+                  break;
+              }
           }
           break;
         case TP_PANE_VALUES:
-          line_node = tp_text_pane_values_node (self, line, text);
+          line_node = tp_text_pane_values_node (self, line, p, len);
           break;
         case TP_PANE_SPEC:
         case TP_PANE_DERIVATIVE:
@@ -366,17 +447,17 @@ tp_text_pane_show_selected (TpTextPane *self)
         case TP_PANE_PICTURE:
         case TP_N_PANES:
         default:
-          line_node = node_of_node_line (text);
+          line_node = len > 0 ? node_of_node_line (p) : -1;
           break;
         }
-      if (line_node == node)
-        {
-          apply_line_tag (buffer, "selected", line);
-          if (first < 0)
-            first = line;
-        }
+      if (line_node == node && first < 0)
+        first = line;
+      run_step (buffer, &selected, line, line_node == node);
     }
+  run_step (buffer, &selected, line, FALSE);
 
+  if (first < 0)
+    first = first_ref;
   if (first >= 0)
     {
       GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "selected-node");
@@ -393,13 +474,16 @@ tp_text_pane_update_text (TpTextPane *self)
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   const char *text = readings != NULL ? tp_readings_get_text (readings, (TpReading) self->pane) : "";
-  g_autofree char *old = NULL;
-  GtkTextIter start, end;
+  const char *old = self->shown != NULL ? tp_readings_get_text (self->shown, (TpReading) self->pane) : "";
+  gboolean same = strcmp (old, text) == 0;
+  GtkTextIter start;
 
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  old = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), text[0] == '\0');
-  if (g_strcmp0 (old, text) == 0)
+  if (readings != NULL)
+    tp_readings_ref (readings);
+  g_clear_pointer (&self->shown, tp_readings_unref);
+  self->shown = readings;
+  if (same)
     {
       if (readings != NULL)
         parse_gradient_nodes (self, readings);
@@ -427,6 +511,45 @@ tp_text_pane_update_stale (TpTextPane *self)
     gtk_widget_add_css_class (GTK_WIDGET (self), "stale");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "stale");
+}
+
+/* The highlights and the source scheme follow the light or dark style
+ * the pane is drawn with. */
+static void
+tp_text_pane_apply_style (TpTextPane *self)
+{
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (self->buffer));
+  gboolean dark = tp_style_is_dark (GTK_WIDGET (self));
+  const TpPalette *palette = tp_style_get_palette (dark);
+
+  if (self->styled && self->dark == dark)
+    return;
+  self->styled = TRUE;
+  self->dark = !!dark;
+  g_object_set (gtk_text_tag_table_lookup (table, "derived"), "foreground", palette->derived, NULL);
+  g_object_set (gtk_text_tag_table_lookup (table, "divider"), "foreground", palette->derived, NULL);
+  g_object_set (gtk_text_tag_table_lookup (table, "summary"), "foreground", palette->summary, NULL);
+  g_object_set (gtk_text_tag_table_lookup (table, "kept"), "paragraph-background", palette->kept, NULL);
+  g_object_set (gtk_text_tag_table_lookup (table, "selected"), "paragraph-background", palette->selected, NULL);
+  g_object_set (gtk_text_tag_table_lookup (table, "selected-ref"), "background", palette->selected_ref, NULL);
+  tp_style_apply_scheme (self->buffer, dark);
+}
+
+static void
+tp_text_pane_css_changed (GtkWidget         *widget,
+                          GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (tp_text_pane_parent_class)->css_changed (widget, change);
+  tp_text_pane_apply_style (TP_TEXT_PANE (widget));
+}
+
+/* TRUE when the pane draws with the dark palette (for tests). */
+gboolean
+tp_text_pane_get_dark (TpTextPane *self)
+{
+  g_return_val_if_fail (TP_IS_TEXT_PANE (self), FALSE);
+
+  return self->dark;
 }
 
 /* {==== signals ====} */
@@ -577,6 +700,7 @@ tp_text_pane_finalize (GObject *object)
 
   g_clear_object (&self->buffer);
   g_clear_pointer (&self->gradient_nodes, g_hash_table_unref);
+  g_clear_pointer (&self->shown, tp_readings_unref);
 
   G_OBJECT_CLASS (tp_text_pane_parent_class)->finalize (object);
 }
@@ -633,6 +757,7 @@ tp_text_pane_class_init (TpTextPaneClass *klass)
   object_class->finalize = tp_text_pane_finalize;
   object_class->get_property = tp_text_pane_get_property;
   object_class->set_property = tp_text_pane_set_property;
+  widget_class->css_changed = tp_text_pane_css_changed;
 
   properties[PROP_PANE] =
     g_param_spec_int ("pane", NULL, NULL, 0, TP_PANE_VALUES, 0,
@@ -670,16 +795,14 @@ tp_text_pane_init (TpTextPane *self)
   buffer = GTK_TEXT_BUFFER (self->buffer);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
   gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->view), buffer);
-  gtk_text_buffer_create_tag (buffer, "derived", "foreground", "#8a5a00", NULL);
-  gtk_text_buffer_create_tag (buffer, "divider", "weight", PANGO_WEIGHT_BOLD,
-                              "foreground", "#8a5a00", NULL);
-  gtk_text_buffer_create_tag (buffer, "summary", "style", PANGO_STYLE_ITALIC,
-                              "foreground", "#6a6a6a", NULL);
-  gtk_text_buffer_create_tag (buffer, "kept", "weight", PANGO_WEIGHT_BOLD,
-                              "paragraph-background", "rgba(53,132,228,0.12)", NULL);
-  gtk_text_buffer_create_tag (buffer, "selected", "paragraph-background", "rgba(246,195,67,0.45)", NULL);
-  gtk_text_buffer_create_tag (buffer, "selected-ref", "background", "rgba(246,195,67,0.55)",
-                              "weight", PANGO_WEIGHT_BOLD, NULL);
+  /* colours: tp_text_pane_apply_style */
+  gtk_text_buffer_create_tag (buffer, "derived", NULL);
+  gtk_text_buffer_create_tag (buffer, "divider", "weight", PANGO_WEIGHT_BOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "summary", "style", PANGO_STYLE_ITALIC, NULL);
+  gtk_text_buffer_create_tag (buffer, "kept", "weight", PANGO_WEIGHT_BOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "selected", NULL);
+  gtk_text_buffer_create_tag (buffer, "selected-ref", "weight", PANGO_WEIGHT_BOLD, NULL);
+  tp_text_pane_apply_style (self);
   gtk_text_buffer_get_start_iter (buffer, &start);
   gtk_text_buffer_create_mark (buffer, "selected-node", &start, TRUE);
 

@@ -20,6 +20,7 @@ TpDocument    *tp_text_pane_get_document (TpTextPane  *self);
 char          *tp_text_pane_dup_text     (TpTextPane  *self);
 GtkTextView   *tp_text_pane_get_view     (TpTextPane  *self);
 gboolean       tp_text_pane_is_selected_visible (TpTextPane *self);
+gboolean       tp_text_pane_get_dark     (TpTextPane  *self);
 
 /* The pane's title as the window shows it ("spec", "StableHLO", ...). */
 const char    *tp_pane_get_title         (TpPane       pane);

@@ -34,6 +34,7 @@ struct _TpWindow
   GtkGrid *panes_grid;
   GtkBox *focus_box;
   GtkLabel *summary_label;
+  GtkLabel *legend_label;
   GMenu *samples_section;
   GMenu *recent_section;
 
@@ -50,6 +51,7 @@ struct _TpWindow
   guint focus_layout : 1;
   guint updating_choices : 1;
   guint closing : 1;
+  guint dark : 1;
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -9,6 +9,7 @@
 
 #include "tp-application.h"
 #include "tp-samples.h"
+#include "tp-style.h"
 #include "tp-window-private.h"
 
 G_DEFINE_FINAL_TYPE (TpWindow, tp_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -92,6 +93,38 @@ tp_window_update_busy (TpWindow *self)
 
   gtk_spinner_set_spinning (self->busy_spinner, busy);
   gtk_widget_set_opacity (GTK_WIDGET (self->busy_spinner), busy ? 1.0 : 0.0);
+}
+
+/* {==== light and dark ====} */
+
+/* The legend's swatches and the window's own marks follow the style. */
+static void
+tp_window_apply_style (TpWindow *self)
+{
+  gboolean dark = tp_style_is_dark (GTK_WIDGET (self));
+  const TpPalette *palette = tp_style_get_palette (dark);
+  g_autofree char *legend = NULL;
+
+  if (self->dark == !!dark && gtk_label_get_label (self->legend_label)[0] != '\0')
+    return;
+  self->dark = !!dark;
+  if (dark)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "dark");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "dark");
+  legend = g_strdup_printf ("<span foreground=\"%s\">■</span> appended by differentiate   "
+                            "<span foreground=\"%s\">■</span> kept   "
+                            "<span foreground=\"%s\">■</span> selected node",
+                            palette->derived, dark ? "#62a0ea" : "#3584e4", "#e5a50a");
+  gtk_label_set_markup (self->legend_label, legend);
+}
+
+static void
+tp_window_css_changed (GtkWidget         *widget,
+                       GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (tp_window_parent_class)->css_changed (widget, change);
+  tp_window_apply_style (TP_WINDOW (widget));
 }
 
 /* {==== the choice controls ====} */
@@ -220,6 +253,31 @@ tp_window_readings_cb (TpWindow *self)
 
 /* {==== layout ====} */
 
+/* The tiled layout: the text readings down the left half, the picture
+ * over StableHLO on the right, the picture with the larger share (the
+ * grid has 20 homogeneous rows so the spans give the proportions). */
+static const struct
+{
+  int column;
+  int row;
+  int height;
+} tiled_cells[TP_N_PANES] = {
+  [TP_PANE_SPEC] = { 0, 0, 5 },
+  [TP_PANE_DERIVATIVE] = { 0, 5, 5 },
+  [TP_PANE_PLAN] = { 0, 10, 5 },
+  [TP_PANE_VALUES] = { 0, 15, 5 },
+  [TP_PANE_PICTURE] = { 1, 0, 12 },
+  [TP_PANE_STABLEHLO] = { 1, 12, 8 },
+};
+
+static void
+tp_window_attach_tiled (TpWindow *self,
+                        TpPane    p)
+{
+  gtk_grid_attach (self->panes_grid, self->panes[p],
+                   tiled_cells[p].column, tiled_cells[p].row, 1, tiled_cells[p].height);
+}
+
 static void
 tp_window_place_panes (TpWindow *self)
 {
@@ -233,8 +291,7 @@ tp_window_place_panes (TpWindow *self)
       if (parent == GTK_WIDGET (self->focus_box) && !focused)
         {
           gtk_box_remove (self->focus_box, pane);
-          /* two columns, three rows: spec|derivative, plan|StableHLO, values|picture */
-          gtk_grid_attach (self->panes_grid, pane, (int) (p % 2), (int) (p / 2), 1, 1);
+          tp_window_attach_tiled (self, (TpPane) p);
         }
       else if (parent == GTK_WIDGET (self->panes_grid) && focused)
         {
@@ -251,6 +308,8 @@ tp_window_place_panes (TpWindow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "focus-layout");
   gtk_widget_set_visible (GTK_WIDGET (self->pane_switcher), self->focus_layout);
+  tp_picture_view_set_presenting (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]),
+                                  self->focus_layout && self->focus_pane == TP_PANE_PICTURE);
 }
 
 /* Shows all six readings (tiled) or @pane alone (focus); the choice is
@@ -474,6 +533,9 @@ tp_window_close_response_cb (GtkDialog *dialog,
                              int        response,
                              TpWindow  *self)
 {
+  /* The dialog outlives this handler (its emission holds it) and may
+   * outlive the window too: let go of the window first. */
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
   gtk_window_destroy (GTK_WINDOW (dialog));
   switch (response)
     {
@@ -612,8 +674,15 @@ tp_window_screenshot_tick_cb (GtkWidget     *widget,
       gtk_widget_queue_draw (widget);
       return G_SOURCE_CONTINUE;
     }
+  /* The first frames of a new window may come before the window system
+   * has shown it: then there is nothing to snapshot yet. */
+  if (!tp_window_save_png (self, state->path, &error) && !timed_out)
+    {
+      gtk_widget_queue_draw (widget);
+      return G_SOURCE_CONTINUE;
+    }
   state->tick_id = 0;
-  if (tp_window_save_png (self, state->path, &error))
+  if (error == NULL)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, g_steal_pointer (&error));
@@ -804,6 +873,7 @@ tp_window_class_init (TpWindowClass *klass)
   object_class->get_property = tp_window_get_property;
   object_class->set_property = tp_window_set_property;
   window_class->close_request = tp_window_close_request;
+  widget_class->css_changed = tp_window_css_changed;
 
   properties[PROP_EXACT] =
     g_param_spec_boolean ("exact", NULL, NULL, FALSE,
@@ -834,6 +904,7 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, panes_grid);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_box);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, legend_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, samples_section);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_section);
 
@@ -869,7 +940,7 @@ tp_window_init (TpWindow *self)
       gtk_widget_add_css_class (self->panes[p], "pane");
       gtk_widget_set_vexpand (self->panes[p], TRUE);
       gtk_widget_set_hexpand (self->panes[p], TRUE);
-      gtk_grid_attach (self->panes_grid, self->panes[p], (int) (p % 2), (int) (p / 2), 1, 1);
+      tp_window_attach_tiled (self, (TpPane) p);
 
       g_object_set_data (G_OBJECT (button), "pane", GINT_TO_POINTER (p));
       gtk_widget_set_tooltip_text (button, "Show this reading (Alt+1 … Alt+6)");
@@ -923,5 +994,8 @@ tp_window_init (TpWindow *self)
   tp_window_update_choices (self);
   tp_window_update_summary (self);
   tp_window_update_busy (self);
+  tp_window_apply_style (self);
   _tp_window_update_actions (self);
+  /* typing goes to the program first */
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (tp_editor_get_view (self->editor)));
 }

@@ -219,6 +219,61 @@ test_document_lines (void)
   g_assert_finalize_object (g_steal_pointer (&document));
 }
 
+/* Lines come from the engine's names list (TpName.line), so blank lines,
+ * comments, indentation and reassigned names all map exactly; and the
+ * StableHLO arguments come with their nodes. */
+static void
+test_document_lines_exact (void)
+{
+  static const char text[] =
+    "\n"
+    "  # weights = parameter 9.0   (a comment, not a statement)\n"
+    "weights = parameter [2]\n"
+    "\n"
+    "\t  x = input [2]   # indented\n"
+    "x = x * weights\n"
+    "\n\n"
+    "loss = sum(x * x)\n";
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autoptr(GArray) lines = NULL;
+  TpSession *session = tp_session_new ();
+  const uint32_t *args;
+  const TpName *names;
+  size_t n = 0, n_args = 0;
+  TpReadings *readings;
+
+  tp_document_set_text (document, text);
+  tp_document_recompute_now (document);
+  g_assert_cmpint (tp_session_compile (session, text, strlen (text), NULL), ==, TP_STATUS_OK);
+  names = tp_session_names (session, &n);
+  g_assert_cmpuint (n, ==, 4);
+  for (size_t k = 0; k < n; k++)
+    g_assert_cmpint (tp_document_node_for_line (document, names[k].line), ==, (int) names[k].node);
+  g_assert_cmpuint (names[0].line, ==, 3);
+  g_assert_cmpuint (names[3].line, ==, 9);
+  for (guint line = 1; line <= 9; line++)
+    if (line != 3 && line != 5 && line != 6 && line != 9)
+      g_assert_cmpint (tp_document_node_for_line (document, line), ==, -1);
+  /* x is bound twice: each statement its own line */
+  lines = tp_document_lines_for_node (document, (int) names[1].node);
+  g_assert_cmpuint (lines->len, ==, 1);
+  g_assert_cmpuint (g_array_index (lines, guint, 0), ==, 5);
+  g_clear_pointer (&lines, g_array_unref);
+  lines = tp_document_lines_for_node (document, (int) names[2].node);
+  g_assert_cmpuint (g_array_index (lines, guint, 0), ==, 6);
+
+  readings = tp_document_get_readings (document);
+  args = tp_session_arguments (session, &n_args);
+  g_assert_cmpuint (readings->n_arguments, ==, n_args);
+  g_assert_cmpuint (n_args, >, 0);
+  for (guint k = 0; k < n_args; k++)
+    g_assert_cmpint (tp_readings_get_argument_node (readings, k), ==, (int) args[k]);
+  g_assert_cmpint (tp_readings_get_argument_node (readings, (guint) n_args), ==, -1);
+
+  tp_session_free (session);
+  g_assert_finalize_object (g_steal_pointer (&document));
+}
+
 typedef struct
 {
   GMainLoop *loop;
@@ -368,6 +423,7 @@ main (int   argc,
   g_test_add_func ("/ui/document/stale-result-dropped", test_document_stale_result_dropped);
   g_test_add_func ("/ui/document/refused", test_document_refused);
   g_test_add_func ("/ui/document/lines", test_document_lines);
+  g_test_add_func ("/ui/document/lines-exact", test_document_lines_exact);
   g_test_add_func ("/ui/document/save-open", test_document_save_open);
   g_test_add_func ("/ui/document/drafts", test_document_drafts);
 

@@ -260,6 +260,46 @@ selected_line (TpWindow *window,
   return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
 }
 
+/* The first span the "selected-ref" tag covers in @pane, or NULL. */
+static char *
+selected_ref_text (TpWindow *window,
+                   TpPane    pane)
+{
+  GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, pane)));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected-ref");
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_tag_toggle (&end, tag);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* The editor line carrying the selected-statement highlight, or NULL. */
+static const char *
+selected_editor_line (TpWindow *window)
+{
+  static char line[256];
+  GtkTextView *view = tp_editor_get_view (tp_window_get_editor (window));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "tp-selected");
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (tag == NULL
+      || (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag)))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_line_end (&end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+  g_strlcpy (line, text, sizeof line);
+  return line;
+}
+
 /* Putting the cursor on a statement selects its node in every pane. */
 static void
 test_window_cross_highlight (void)
@@ -299,6 +339,30 @@ test_window_cross_highlight (void)
       g_clear_pointer (&spec, g_free);
       spec = selected_line (window, TP_PANE_SPEC);
       g_assert_true (g_str_has_prefix (spec, "   5  Mul"));
+      g_assert_cmpstr (selected_editor_line (window), ==, "loss = error * error");
+
+      /* `%arg2` in StableHLO is the module's third argument: node 2, y */
+      {
+        TpTextPane *hlo_pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_STABLEHLO));
+        GtkTextView *hlo_view = tp_text_pane_get_view (hlo_pane);
+        GtkTextBuffer *hlo_buffer = gtk_text_view_get_buffer (hlo_view);
+        g_autofree char *text = tp_text_pane_dup_text (hlo_pane);
+        const char *use = strstr (text, "%v3, %arg2");
+        g_autofree char *ref = NULL;
+
+        g_assert_nonnull (use);
+        gtk_widget_grab_focus (GTK_WIDGET (hlo_view));
+        gtk_text_buffer_get_iter_at_offset (hlo_buffer, &iter,
+                                            (int) g_utf8_pointer_to_offset (text, use + strlen ("%v3, %ar")));
+        gtk_text_buffer_place_cursor (hlo_buffer, &iter);
+        g_assert_cmpint (tp_document_get_selected_node (document), ==, 2);
+        g_assert_cmpstr (selected_editor_line (window), ==, "y = input 4.0");
+        ref = selected_ref_text (window, TP_PANE_STABLEHLO);
+        g_assert_cmpstr (ref, ==, "%arg2");
+        g_clear_pointer (&values, g_free);
+        values = selected_line (window, TP_PANE_VALUES);
+        g_assert_true (g_str_has_prefix (values, "y "));
+      }
 
       gtk_window_destroy (GTK_WINDOW (window));
       return;
@@ -394,6 +458,386 @@ test_window_screenshot (void)
   g_test_trap_assert_passed ();
 }
 
+/* {==== drag and drop, closing, the picture ====} */
+
+static GtkDropTarget *
+find_drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+  return NULL;
+}
+
+static gboolean
+drop_files (TpWindow *window,
+            GSList   *files)
+{
+  GtkDropTarget *target = find_drop_target (GTK_WIDGET (window));
+  GValue value = G_VALUE_INIT;
+  gboolean handled = FALSE;
+
+  g_assert_nonnull (target);
+  g_assert_true (g_type_is_a (GDK_TYPE_FILE_LIST, G_TYPE_BOXED));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_set_boxed (&value, files);
+  g_signal_emit_by_name (target, "drop", &value, 20.0, 20.0, &handled);
+  g_value_unset (&value);
+  return handled;
+}
+
+static guint
+count_playground_windows (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (TP_IS_WINDOW (window))
+        n++;
+    }
+  return n;
+}
+
+static TpWindow *
+find_window_with_file (GFile *file)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+      GFile *shown;
+
+      if (!TP_IS_WINDOW (window))
+        continue;
+      shown = tp_document_get_file (tp_window_get_document (TP_WINDOW (window)));
+      if (shown != NULL && g_file_equal (shown, file))
+        return TP_WINDOW (window);
+    }
+  return NULL;
+}
+
+static gboolean
+file_window_shown (gpointer data)
+{
+  TpWindow *window = find_window_with_file (data);
+
+  return window != NULL && tp_document_get_readings (tp_window_get_document (window)) != NULL;
+}
+
+/* Dropping .tape files: the first goes into a window that holds nothing
+ * worth keeping, the rest (or all, when it holds a program) into new
+ * windows. */
+static void
+test_window_drop (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      g_autofree char *dir = g_dir_make_tmp ("topos-drop-XXXXXX", NULL);
+      g_autofree char *a = g_build_filename (dir, "a.tape", NULL);
+      g_autofree char *b = g_build_filename (dir, "b.tape", NULL);
+      g_autofree char *c = g_build_filename (dir, "c.tape", NULL);
+      g_autoptr(GFile) fa = g_file_new_for_path (a);
+      g_autoptr(GFile) fb = g_file_new_for_path (b);
+      g_autoptr(GFile) fc = g_file_new_for_path (c);
+      GSList *files;
+
+      g_assert_true (g_file_set_contents (a, "a = parameter 1.0\nloss = a * a\n", -1, NULL));
+      g_assert_true (g_file_set_contents (b, "b = parameter 2.0\nloss = b * b\n", -1, NULL));
+      g_assert_true (g_file_set_contents (c, "c = parameter 3.0\nloss = c * c\n", -1, NULL));
+      gtk_window_present (GTK_WINDOW (window));
+      g_assert_true (tp_document_is_pristine (tp_window_get_document (window)));
+
+      /* one file onto an empty window: that window opens it */
+      files = g_slist_append (NULL, fa);
+      g_assert_true (drop_files (window, files));
+      g_slist_free (files);
+      g_assert_true (tp_test_wait_until (file_window_shown, fa, 20));
+      g_assert_true (find_window_with_file (fa) == window);
+      g_assert_cmpuint (count_playground_windows (), ==, 1);
+
+      /* two files onto a window that holds one: two new windows */
+      files = g_slist_append (g_slist_append (NULL, fb), fc);
+      g_assert_true (drop_files (window, files));
+      g_slist_free (files);
+      g_assert_true (tp_test_wait_until (file_window_shown, fb, 20));
+      g_assert_true (tp_test_wait_until (file_window_shown, fc, 20));
+      g_assert_cmpuint (count_playground_windows (), ==, 3);
+      g_assert_true (find_window_with_file (fa) == window);
+      g_assert_false (find_window_with_file (fb) == window);
+      g_assert_false (find_window_with_file (fc) == find_window_with_file (fb));
+
+      gtk_window_destroy (GTK_WINDOW (find_window_with_file (fb)));
+      gtk_window_destroy (GTK_WINDOW (find_window_with_file (fc)));
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_unlink (a);
+      g_unlink (b);
+      g_unlink (c);
+      g_rmdir (dir);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static GtkMessageDialog *
+find_close_dialog (TpWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (toplevel)
+          && gtk_window_get_transient_for (GTK_WINDOW (toplevel)) == GTK_WINDOW (window))
+        return GTK_MESSAGE_DIALOG (toplevel);
+    }
+  return NULL;
+}
+
+static gboolean
+no_draft_left (gpointer data)
+{
+  g_auto(GStrv) drafts = tp_document_list_drafts ();
+
+  return drafts[0] == NULL;
+}
+
+/* Closing a window with unsaved edits asks first: Cancel keeps it,
+ * Discard closes it and drops the draft; an unmodified window closes at
+ * once. */
+static void
+test_window_close_prompt (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpWindow *clean = window_new_on_readme ();
+      TpDocument *document = tp_window_get_document (window);
+      GtkMessageDialog *dialog;
+      g_autofree char *text = NULL;
+      g_auto(GStrv) drafts = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      gtk_window_present (GTK_WINDOW (clean));
+
+      /* nothing to save: it just closes */
+      g_object_add_weak_pointer (G_OBJECT (clean), (gpointer *) &clean);
+      gtk_window_close (GTK_WINDOW (clean));
+      g_assert_null (find_close_dialog (clean));
+      g_assert_null (clean);
+
+      type_at_end (document, "twice = loss * 2.0\n");
+      g_assert_true (tp_document_get_modified (document));
+      tp_document_save_draft_now (document);
+      drafts = tp_document_list_drafts ();
+      g_assert_cmpuint (g_strv_length (drafts), ==, 1);
+
+      gtk_window_close (GTK_WINDOW (window));
+      dialog = find_close_dialog (window);
+      g_assert_nonnull (dialog);
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+      g_object_get (dialog, "text", &text, NULL);
+      g_assert_cmpstr (text, ==, "Save changes to “Untitled” before closing?");
+
+      /* Cancel: the window and its edits stay */
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+      g_assert_null (find_close_dialog (window));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+      g_assert_true (tp_document_get_modified (document));
+
+      /* Discard: the window goes, and so does the draft */
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      gtk_window_close (GTK_WINDOW (window));
+      dialog = find_close_dialog (window);
+      g_assert_nonnull (dialog);
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
+      g_assert_true (tp_test_wait_until (no_draft_left, NULL, 5));
+      g_assert_cmpuint (count_playground_windows (), ==, 0);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static gboolean
+picture_shown (gpointer data)
+{
+  TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (data, TP_PANE_PICTURE));
+
+  return tp_window_get_ready (data) && tp_picture_view_has_picture (picture)
+         && gtk_widget_get_width (tp_picture_view_get_canvas (picture)) > 0;
+}
+
+static GtkGesture *
+find_click_gesture (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        return GTK_GESTURE (controller);
+    }
+  return NULL;
+}
+
+static void
+click_at (GtkGesture *click,
+          double      x,
+          double      y)
+{
+  g_signal_emit_by_name (click, "pressed", 1, x, y);
+  g_signal_emit_by_name (click, "released", 1, x, y);
+}
+
+/* Clicking a node in the picture selects it in every pane (and the
+ * editor); clicking the empty page clears the selection. */
+static void
+test_window_picture_click (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
+      GtkGesture *click = find_click_gesture (tp_picture_view_get_canvas (picture));
+      g_autofree char *spec = NULL;
+      g_autofree char *derivative = NULL;
+      g_autofree char *plan = NULL;
+      g_autofree char *hlo = NULL;
+      g_autofree char *values = NULL;
+      graphene_rect_t bounds;
+      double x, y;
+
+      tp_window_open_sample (window, "readme");
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+      gtk_window_present (GTK_WINDOW (window));
+      g_assert_true (tp_test_wait_until (picture_shown, window, 20));
+      g_assert_nonnull (click);
+
+      /* node 4 is `error = w * x - y` */
+      g_assert_true (tp_picture_view_get_node_center (picture, 4, &x, &y));
+      click_at (click, x, y);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, 4);
+      g_assert_true (tp_picture_view_get_selected_bounds (picture, &bounds));
+
+      spec = selected_line (window, TP_PANE_SPEC);
+      g_assert_cmpstr (spec, ==, "   4  Sub            3, 2               []");
+      derivative = selected_line (window, TP_PANE_DERIVATIVE);
+      g_assert_true (g_str_has_prefix (derivative, "   4  Sub"));
+      plan = selected_line (window, TP_PANE_PLAN);
+      g_assert_true (g_str_has_prefix (plan, "   4  Sub"));
+      hlo = selected_line (window, TP_PANE_STABLEHLO);
+      g_assert_true (g_str_has_prefix (g_strchug (hlo), "%v4 = stablehlo.subtract"));
+      values = selected_line (window, TP_PANE_VALUES);
+      g_assert_true (g_str_has_prefix (values, "error "));
+      g_assert_cmpstr (selected_editor_line (window), ==, "error = w * x - y");
+
+      /* a gradient node: in the derivative and the plan, not the spec */
+      g_assert_true (tp_picture_view_get_node_center (picture, 20, &x, &y));
+      click_at (click, x, y);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, 20);
+      g_clear_pointer (&spec, g_free);
+      spec = selected_line (window, TP_PANE_SPEC);
+      g_assert_null (spec);
+      g_clear_pointer (&derivative, g_free);
+      derivative = selected_line (window, TP_PANE_DERIVATIVE);
+      g_assert_true (g_str_has_prefix (derivative, "  20  Add"));
+      g_clear_pointer (&values, g_free);
+      values = selected_line (window, TP_PANE_VALUES);
+      g_assert_true (g_str_has_prefix (values, "d loss / d w "));
+
+      /* the page around the picture selects nothing */
+      click_at (click, 2, 2);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, -1);
+      g_assert_false (tp_text_pane_is_selected_visible (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC))));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static gboolean
+pane_is_dark (gpointer data)
+{
+  return tp_text_pane_get_dark (TP_TEXT_PANE (tp_window_get_pane (data, TP_PANE_DERIVATIVE)));
+}
+
+static gboolean
+pane_is_light (gpointer data)
+{
+  return !pane_is_dark (data);
+}
+
+static char *
+derived_colour (TpWindow *window)
+{
+  GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_DERIVATIVE)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (gtk_text_view_get_buffer (view)),
+                                               "derived");
+  GdkRGBA *rgba = NULL;
+  char *text;
+
+  g_object_get (tag, "foreground-rgba", &rgba, NULL);
+  text = gdk_rgba_to_string (rgba);
+  gdk_rgba_free (rgba);
+  return text;
+}
+
+/* The dark preference turns the readings' highlights, the editor's
+ * scheme and the window's marks dark, and back. */
+static void
+test_window_dark_style (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      GtkSettings *settings = gtk_settings_get_default ();
+      TpEditor *editor = tp_window_get_editor (window);
+      g_autofree char *light = NULL;
+      g_autofree char *dark = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      g_assert_true (tp_test_wait_until (pane_is_light, window, 5));
+      g_assert_cmpstr (tp_editor_get_scheme_id (editor), ==, "Adwaita");
+      light = derived_colour (window);
+
+      g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+      g_assert_true (tp_test_wait_until (pane_is_dark, window, 5));
+      g_assert_cmpstr (tp_editor_get_scheme_id (editor), ==, "Adwaita-dark");
+      g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "dark"));
+      dark = derived_colour (window);
+      g_assert_cmpstr (light, !=, dark);
+
+      g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+      g_assert_true (tp_test_wait_until (pane_is_light, window, 5));
+      g_assert_cmpstr (tp_editor_get_scheme_id (editor), ==, "Adwaita");
+      g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "dark"));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -407,6 +851,10 @@ main (int   argc,
   g_test_add_func ("/ui/window/cross-highlight", test_window_cross_highlight);
   g_test_add_func ("/ui/window/layout", test_window_layout);
   g_test_add_func ("/ui/window/screenshot", test_window_screenshot);
+  g_test_add_func ("/ui/window/drop", test_window_drop);
+  g_test_add_func ("/ui/window/close-prompt", test_window_close_prompt);
+  g_test_add_func ("/ui/window/picture-click", test_window_picture_click);
+  g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
 
   return g_test_run ();
 }

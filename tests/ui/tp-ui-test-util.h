@@ -1,7 +1,12 @@
 /* tp-ui-test-util.h: helpers shared by the UI tests. */
 #pragma once
 
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <execinfo.h>
+#endif
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -59,6 +64,21 @@ tp_test_cleanup (void)
     tp_test_remove_tree (tp_test_state_dir);
 }
 
+/* A crash in a test's subprocess leaves only "killed by signal 11" in
+ * the log: write the stack to standard error first. */
+static void
+tp_test_crash_handler (int sig)
+{
+#ifdef __GLIBC__
+  void *frames[64];
+  int n = backtrace (frames, 64);
+
+  backtrace_symbols_fd (frames, n, STDERR_FILENO);
+#endif
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
 /* Sets up what every UI test process needs: a private state directory
  * (drafts), memory settings and the playground's resources. */
 static inline void
@@ -70,6 +90,8 @@ tp_test_init (int    *argc,
   tp_test_state_dir = g_dir_make_tmp ("topos-ui-test-XXXXXX", NULL);
   g_setenv ("XDG_STATE_HOME", tp_test_state_dir, TRUE);
   atexit (tp_test_cleanup);
+  signal (SIGSEGV, tp_test_crash_handler);
+  signal (SIGBUS, tp_test_crash_handler);
   gtk_test_init (argc, argv, NULL);
   tp_ui_init ();
   /* keep the main loop ticking so waits notice conditions set by threads */
