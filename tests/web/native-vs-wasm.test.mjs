@@ -85,3 +85,34 @@ test('bytes that are not UTF-8: native == wasm', { skip }, () => {
   compare(engine, 'invalid utf-8', Buffer.from([0x77, 0x20, 0x3d, 0x20, 0xff, 0xfe, 0x0a]), {});
   compare(engine, 'nul byte', Buffer.from('w = parameter 1\n\0\n'), {});
 });
+
+// Issue 7: the wasm build refuses hostile programs exactly as the native
+// one does (same status, same diagnostic, same readings), at every limit,
+// and reads the heaviest allowed ones identically within its capped
+// memory.
+test('hostile programs at the limits: native == wasm', { skip }, (t) => {
+  const repeat = (s, n) => s.repeat(n);
+  const cases = {
+    'huge shape': 'x = parameter [100000, 100000]\n',
+    'overflowing shape': 'x = leaf [65536, 65536, 65536, 65536, 65536]\n',
+    'matmul past the tensor limit': 'a = input [4096, 1]\nb = input [1, 4096]\nc = a @ b\n',
+    'matmul past the work limit': 'a = input [2048, 2048]\nb = a @ a\n',
+    'elements past the total': repeat('a = leaf [1024, 1024]\n', 17),
+    'nodes past the limit': repeat('x = 1\n', 100001),
+    'statements past the limit': 'x = 1\n' + repeat('y = x\n', 100000),
+    'nesting at the limit': 'x = ' + repeat('(', 256) + '1' + repeat(')', 256) + '\n',
+    'nesting past the limit': 'x = ' + repeat('(', 257) + '1' + repeat(')', 257) + '\n',
+    'a million open parentheses': 'x = ' + repeat('(', 1000000) + '1\n',
+    'a ten-megabyte number': 'x = ' + repeat('7', 10 << 20) + '\n',
+    'a ten-megabyte bad number': 'x = ' + repeat('7', 10 << 20) + '.5.\n',
+    'a long name': 'x' + repeat('y', 64) + ' = 1\n',
+    'a million blank lines': repeat('\n', 1000000) + 'x = 1\n',
+    'CRLF and a lone CR': 'x = input 2.0\r\ny = x * x\rz = 1\r\n',
+    'NaN and infinity': 'x = 1e39 * 2\ny = 1e39 - 1e39\nz = ln(0.0 - 1.0)\nloss = x + y + z\n',
+    'a gradient near the work limit': 'w = parameter [512, 512]\nx = input [512, 512]\nh = tanh(x @ w)\nloss = sum(h * h)\n',
+    'a big tensor named many times': 'a = leaf [1024, 1024]\n' + repeat('b = a\n', 2000),
+  };
+  for (const [name, program] of Object.entries(cases))
+    compare(engine, name, program, {});
+  t.diagnostic(`${Object.keys(cases).length} hostile programs compared`);
+});
