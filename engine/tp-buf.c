@@ -112,31 +112,10 @@ tp_buf_u64 (TpBuf *buf, uint64_t value)
 }
 
 void
-tp_buf_i64 (TpBuf *buf, int64_t value)
-{
-  if (value < 0)
-    {
-      tp_buf_putc (buf, '-');
-      tp_buf_u64 (buf, (uint64_t) 0 - (uint64_t) value);
-    }
-  else
-    tp_buf_u64 (buf, (uint64_t) value);
-}
-
-void
 tp_buf_f32 (TpBuf *buf, float value)
 {
   char tmp[TP_FMT_F32_MAX];
   size_t n = tp_fmt_f32_display (value, tmp);
-
-  tp_buf_append (buf, tmp, n);
-}
-
-void
-tp_buf_f32_debug (TpBuf *buf, float value)
-{
-  char tmp[TP_FMT_F32_MAX];
-  size_t n = tp_fmt_f32_debug (value, tmp);
 
   tp_buf_append (buf, tmp, n);
 }

@@ -28,9 +28,7 @@ void   tp_buf_spaces    (TpBuf *buf, size_t count);
 /* Pads with spaces until the text since mark is width bytes long. */
 void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
 void   tp_buf_u64       (TpBuf *buf, uint64_t value);
-void   tp_buf_i64       (TpBuf *buf, int64_t value);
 void   tp_buf_f32       (TpBuf *buf, float value);        /* Rust Display */
-void   tp_buf_f32_debug (TpBuf *buf, float value);        /* Rust Debug */
 void   tp_buf_shape     (TpBuf *buf, const TpShape *shape); /* "[2, 3]" */
 void   tp_buf_dims      (TpBuf *buf, const uint32_t *dims, uint32_t n);
 /* Returns the NUL-terminated text ("" when empty) and leaves buf empty.

@@ -46,8 +46,6 @@ test_buf (void)
   tp_buf_u64 (&b, 0);
   tp_buf_putc (&b, ' ');
   tp_buf_u64 (&b, UINT64_MAX);
-  tp_buf_putc (&b, ' ');
-  tp_buf_i64 (&b, INT64_MIN);
   mark = b.len;
   tp_buf_puts (&b, "ab");
   tp_buf_pad_from (&b, mark, 5);
@@ -56,16 +54,14 @@ test_buf (void)
   tp_buf_puts (&b, "abcdef");
   tp_buf_pad_from (&b, mark, 3);      /* a minimum width, never a cut */
   g_assert_cmpstr (b.data, ==,
-                   "0 18446744073709551615 -9223372036854775808ab   |abcdef");
+                   "0 18446744073709551615ab   |abcdef");
   tp_buf_clear (&b);
   {
     TpShape s = { 3, { 2, 1, 7 } }, r0 = { 0, { 0 } };
     tp_buf_shape (&b, &s);
     tp_buf_shape (&b, &r0);
     tp_buf_f32 (&b, 0.1f);
-    tp_buf_putc (&b, ' ');
-    tp_buf_f32_debug (&b, 1.0f);
-    g_assert_cmpstr (b.data, ==, "[2, 1, 7][]0.1 1.0");
+    g_assert_cmpstr (b.data, ==, "[2, 1, 7][]0.1");
   }
   /* A failed buffer stays failed and steals as NULL. */
   b.failed = true;
