@@ -18,6 +18,8 @@
 #include "tp-style.h"
 #include "tp-text-pane.h"
 
+typedef struct _TpTextUpdate TpTextUpdate;
+
 struct _TpTextPane
 {
   GtkWidget parent_instance;
@@ -37,9 +39,14 @@ struct _TpTextPane
   GtkSourceBuffer *buffer;
   GHashTable *gradient_nodes;   /* "d loss / d w" -> node, for values */
   TpReadings *shown;            /* the readings whose text the buffer holds */
+  TpTextUpdate *update;         /* the readings on their way in, or NULL */
+  guint8 *flags;                /* the LINE_* flags of the shown lines */
+  guint n_flags;
+  GtkTextTag *hlo_tags[7];      /* StableHLO token colours, HLO_N_KINDS */
 
   TpPane pane;
   guint updating : 1;
+  guint deferred : 1;           /* new readings wait for the pane to show */
   guint dark : 1;
   guint styled : 1;
 };
@@ -334,56 +341,288 @@ parse_gradient_nodes (TpTextPane *self,
     }
 }
 
-/* Derived lines (after the divider, or past the spec's nodes in the
- * plan, or the values' gradients), the divider, `kept` plan lines and
- * the summary lines, scanned from the reading's own text. */
-static void
-tp_text_pane_decorate (TpTextPane *self,
-                       TpReadings *readings)
+/* What a line of a reading is, for its decoration: derived lines (after
+ * the divider, or past the spec's nodes in the plan, or the values'
+ * gradients), the divider, `kept` plan lines and the summary lines,
+ * scanned from the reading's own text.  Every decoration tag changes
+ * colours only, never the size of a line, so (re)applying one costs a
+ * redraw and not a new layout. */
+enum
 {
-  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
-  const char *text = tp_readings_get_text (readings, (TpReading) self->pane);
-  int spec_nodes = count_spec_nodes (readings);
+  LINE_DERIVED = 1 << 0,
+  LINE_KEPT = 1 << 1,
+  LINE_SUMMARY = 1 << 2,
+  LINE_DIVIDER = 1 << 3,
+};
+
+static const char *const line_tags[] = { "derived", "kept", "summary", "divider" };
+
+/* One byte of LINE_* flags per line of @text (as many lines as a
+ * GtkTextBuffer holding @text has); *n_lines is set. */
+static guint8 *
+line_flags_new (TpPane      pane,
+                TpReadings *readings,
+                const char *text,
+                guint      *n_lines)
+{
+  int spec_nodes = pane == TP_PANE_PLAN ? count_spec_nodes (readings) : 0;
   gboolean after_divider = FALSE;
   gboolean after_blank = FALSE;
-  Run derived = { "derived", -1 }, kept = { "kept", -1 }, summary = { "summary", -1 };
   int line = 0;
-
-  parse_gradient_nodes (self, readings);
-  if (self->pane == TP_PANE_STABLEHLO)
-    return;                     /* the MLIR language does it */
+  GByteArray *flags = g_byte_array_new ();
 
   FOREACH_LINE (text, line, p, len)
     {
       int node = len > 0 ? node_of_node_line (p) : -1;
-      gboolean is_derived = FALSE, is_kept = FALSE, is_summary = FALSE;
+      guint8 f = 0;
 
-      if (self->pane == TP_PANE_VALUES)
+      if (pane == TP_PANE_STABLEHLO)
+        ;                       /* its tokens are highlighted instead */
+      else if (pane == TP_PANE_VALUES)
         {
           if (len == 0)
             after_blank = TRUE;
-          else
-            is_derived = after_blank;
+          else if (after_blank)
+            f = LINE_DERIVED;
         }
       else if (len >= 3 && strncmp (p, "-- ", 3) == 0)
         {
-          apply_lines_tag (buffer, "divider", line, line + 1);
+          f = LINE_DIVIDER;
           after_divider = TRUE;
         }
       else if (node < 0)
-        is_summary = len > 0;
+        f = len > 0 ? LINE_SUMMARY : 0;
       else
         {
-          is_derived = after_divider || (self->pane == TP_PANE_PLAN && node >= spec_nodes);
-          is_kept = self->pane == TP_PANE_PLAN && has_suffix (p, len, " kept");
+          if (after_divider || (pane == TP_PANE_PLAN && node >= spec_nodes))
+            f |= LINE_DERIVED;
+          if (pane == TP_PANE_PLAN && has_suffix (p, len, " kept"))
+            f |= LINE_KEPT;
         }
-      run_step (buffer, &derived, line, is_derived);
-      run_step (buffer, &kept, line, is_kept);
-      run_step (buffer, &summary, line, is_summary);
+      g_byte_array_append (flags, &f, 1);
     }
-  run_step (buffer, &derived, line, FALSE);
-  run_step (buffer, &kept, line, FALSE);
-  run_step (buffer, &summary, line, FALSE);
+  *n_lines = (guint) line;
+  return g_byte_array_free (flags, FALSE);
+}
+
+/* Gives lines [@first, @end) the decoration tags of @flags (indexed by
+ * line), removing the ones they no longer have. */
+static void
+decorate_lines (GtkTextBuffer *buffer,
+                const guint8  *flags,
+                int            first,
+                int            end)
+{
+  GtkTextIter a, b;
+
+  if (end <= first)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &a, first);
+  if (end >= gtk_text_buffer_get_line_count (buffer))
+    gtk_text_buffer_get_end_iter (buffer, &b);
+  else
+    gtk_text_buffer_get_iter_at_line (buffer, &b, end);
+  for (guint t = 0; t < G_N_ELEMENTS (line_tags); t++)
+    {
+      Run run = { line_tags[t], -1 };
+
+      gtk_text_buffer_remove_tag_by_name (buffer, line_tags[t], &a, &b);
+      for (int line = first; line < end; line++)
+        run_step (buffer, &run, line, (flags[line] & (1u << t)) != 0);
+      run_step (buffer, &run, end, FALSE);
+    }
+}
+
+/* {==== StableHLO tokens ====}
+ *
+ * The StableHLO reading is coloured by the pane itself, one line at a
+ * time as lines arrive (GtkSourceView's engine would read the whole text
+ * again in 30 ms slices after every change).  The classes are MLIR's:
+ * `// comments`, operations (`stablehlo.add`, `func.func`), types
+ * (`tensor<2x3xf32>`, `f32`), SSA values (`%v3`, `%arg0`), symbols
+ * (`@main`), a few keywords and numbers, each coloured with the source
+ * style scheme's style for it. */
+enum
+{
+  HLO_COMMENT,
+  HLO_OPERATION,
+  HLO_TYPE,
+  HLO_VALUE,
+  HLO_SYMBOL,
+  HLO_KEYWORD,
+  HLO_NUMBER,
+  HLO_N_KINDS
+};
+
+G_STATIC_ASSERT (HLO_N_KINDS == G_N_ELEMENTS (((TpTextPane *) NULL)->hlo_tags));
+
+static const struct
+{
+  const char *tag;
+  const char *styles[3];        /* the scheme's styles, first found wins */
+} hlo_kinds[HLO_N_KINDS] = {
+  [HLO_COMMENT] = { "hlo-comment", { "def:comment", NULL } },
+  [HLO_OPERATION] = { "hlo-operation", { "def:function", "def:identifier", NULL } },
+  [HLO_TYPE] = { "hlo-type", { "def:type", NULL } },
+  [HLO_VALUE] = { "hlo-value", { "def:identifier", NULL } },
+  [HLO_SYMBOL] = { "hlo-symbol", { "def:preprocessor", "def:special-constant", NULL } },
+  [HLO_KEYWORD] = { "hlo-keyword", { "def:keyword", NULL } },
+  [HLO_NUMBER] = { "hlo-number", { "def:number", "def:floating-point", NULL } },
+};
+
+static const char *const hlo_keywords[] = {
+  "module", "return", "dense", "applies", "across", "dimensions", "init",
+  "dims", "contracting_dims", "batching_dims",
+};
+
+static gboolean
+is_word (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* The token starting at @p (@end bounds the line): its kind, or -1, and
+ * *len its length in bytes (at least 1: the scanner always advances). */
+static int
+hlo_token (const char *line,
+           const char *p,
+           const char *end,
+           gsize      *len)
+{
+  const char *q = p;
+  gboolean after_word = p > line && (is_word (p[-1]) || p[-1] == '.' || p[-1] == '%');
+
+  *len = 1;
+  if (end - p >= 2 && p[0] == '/' && p[1] == '/')
+    {
+      *len = (gsize) (end - p);
+      return HLO_COMMENT;
+    }
+  if (*p == '%' || *p == '@')
+    {
+      for (q = p + 1; q < end && is_word (*q); q++)
+        ;
+      if (q == p + 1)
+        return -1;
+      *len = (gsize) (q - p);
+      return *p == '%' ? HLO_VALUE : HLO_SYMBOL;
+    }
+  if (g_ascii_isalpha (*p) || *p == '_')
+    {
+      gsize n;
+
+      while (q < end && is_word (*q))
+        q++;
+      n = (gsize) (q - p);
+      *len = n;
+      if (after_word)
+        return -1;
+      if ((n == 9 && strncmp (p, "stablehlo", 9) == 0) || (n == 4 && strncmp (p, "chlo", 4) == 0)
+          || (n == 4 && strncmp (p, "func", 4) == 0))
+        {
+          const char *r = q + 1;
+
+          if (q < end && *q == '.' && r < end && (g_ascii_islower (*r) || *r == '_'))
+            {
+              while (r < end && (g_ascii_islower (*r) || *r == '_'))
+                r++;
+              if (r == end || !is_word (*r))
+                {
+                  *len = (gsize) (r - p);
+                  return HLO_OPERATION;
+                }
+            }
+        }
+      if (n == 6 && strncmp (p, "tensor", 6) == 0 && q < end && *q == '<')
+        {
+          const char *close = memchr (q, '>', (gsize) (end - q));
+
+          if (close != NULL)
+            {
+              *len = (gsize) (close + 1 - p);
+              return HLO_TYPE;
+            }
+        }
+      if ((n == 4 && strncmp (p, "bf16", 4) == 0)
+          || ((*p == 'f' || *p == 'i')
+              && ((n == 2 && (p[1] == '1' || p[1] == '8'))
+                  || (n == 3 && (strncmp (p + 1, "16", 2) == 0 || strncmp (p + 1, "32", 2) == 0
+                                 || strncmp (p + 1, "64", 2) == 0)))))
+        return HLO_TYPE;
+      for (guint k = 0; k < G_N_ELEMENTS (hlo_keywords); k++)
+        if (strlen (hlo_keywords[k]) == n && strncmp (p, hlo_keywords[k], n) == 0)
+          return HLO_KEYWORD;
+      return -1;
+    }
+  if (!after_word && (g_ascii_isdigit (*p) || (*p == '-' && p + 1 < end && g_ascii_isdigit (p[1]))))
+    {
+      if (*q == '-')
+        q++;
+      if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && g_ascii_isxdigit (q[2]))
+        for (q += 2; q < end && g_ascii_isxdigit (*q); q++)
+          ;
+      else
+        {
+          while (q < end && g_ascii_isdigit (*q))
+            q++;
+          if (q < end && *q == '.')
+            for (q++; q < end && g_ascii_isdigit (*q); q++)
+              ;
+        }
+      if (q < end && (*q == 'e' || *q == 'E'))
+        {
+          const char *e = q + 1;
+
+          if (e < end && (*e == '+' || *e == '-'))
+            e++;
+          if (e < end && g_ascii_isdigit (*e))
+            {
+              for (q = e; q < end && g_ascii_isdigit (*q); q++)
+                ;
+            }
+        }
+      *len = (gsize) (q - p);
+      return q < end && (is_word (*q) || *q == '.') ? -1 : HLO_NUMBER;
+    }
+  return -1;
+}
+
+/* Colours the tokens of buffer line @line, whose text is @p (@len bytes).
+ * A line longer than HLO_MAX_COLOURED stays plain (a 150-argument
+ * signature is 6,000 characters): every colour change on a line is an
+ * attribute GTK walks for every glyph run of the line in every frame
+ * that draws it, which made such a line cost 20 ms a frame. */
+#define HLO_MAX_COLOURED 400
+
+static void
+hlo_tag_line (GtkTextBuffer *buffer,
+              GtkTextTag   **tags,
+              int            line,
+              const char    *p,
+              gsize          len)
+{
+  const char *end = p + len, *at = p;
+  GtkTextIter iter, stop;
+
+  if (len > HLO_MAX_COLOURED)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, line);
+  for (const char *q = p; q < end;)
+    {
+      gsize n;
+      int kind = hlo_token (p, q, end, &n);
+
+      if (kind >= 0)
+        {
+          gtk_text_iter_forward_chars (&iter, (int) g_utf8_strlen (at, q - at));
+          stop = iter;
+          gtk_text_iter_forward_chars (&stop, (int) g_utf8_strlen (q, (gssize) n));
+          gtk_text_buffer_apply_tag (buffer, tags[kind], &iter, &stop);
+          iter = stop;
+          at = q + n;
+        }
+      q += n;
+    }
 }
 
 /* Highlights every line (and StableHLO use) of the selected node and
@@ -468,37 +707,316 @@ tp_text_pane_show_selected (TpTextPane *self)
     }
 }
 
+/* {==== updating ====}
+ *
+ * A reading can be a few hundred kilobytes (a 300-line program's
+ * StableHLO is 230 KB, some of its lines 6,000 characters), and a
+ * GtkTextView lays out every line it is given.  So a pane never replaces
+ * its whole text: it keeps the lines the old and the new text share at
+ * their start and at their end, and replaces only the lines between, in
+ * slices.  The panes of every window share one budget per main-loop turn
+ * (SLICE_BYTES, and SLICE_USEC of work), spent at a priority below GTK's
+ * drawing and its line layout: each slice is laid out (and the window
+ * drawn) before the next goes in, so no turn of the main loop is long
+ * whatever the size of the change.  A pane that is on screen goes before
+ * one that is not.  A newer reading arriving in the middle of an update
+ * starts again from what the buffer holds. */
+
+#define SLICE_BYTES 6000
+#define SLICE_USEC 3000
+#define SLICE_LINES 64
+#define UPDATE_PRIORITY (GDK_PRIORITY_REDRAW + 10)
+
+struct _TpTextUpdate
+{
+  TpReadings *readings;         /* the readings being shown, or NULL */
+  const char *text;             /* its text for the pane */
+  const char *next;             /* the next new line to insert */
+  const char *mid_end;          /* the end of the new lines to insert */
+  guint8 *flags;                /* line_flags_new of text */
+  guint n_lines;                /* lines of text */
+  int line;                     /* the buffer line where next goes */
+  guint old_left;               /* old lines still to delete at line */
+  guint suffix_lines;           /* lines after the replaced ones */
+  guint8 *old_flags;            /* the flags of the text replaced, or NULL */
+  guint old_n_lines;
+};
+
+static GQueue pending_panes = G_QUEUE_INIT;
+static guint pending_source;
+
+static guint
+count_lines (const char *p,
+             gsize       len)
+{
+  guint n = 0;
+
+  for (const char *e = p + len; (p = memchr (p, '\n', (gsize) (e - p))) != NULL; p++)
+    n++;
+  return n;
+}
+
+static void
+tp_text_update_free (TpTextUpdate *update)
+{
+  if (update == NULL)
+    return;
+  g_clear_pointer (&update->readings, tp_readings_unref);
+  g_free (update->flags);
+  g_free (update->old_flags);
+  g_free (update);
+}
+
+/* Deletes @n lines at buffer line @line (to the end of the buffer when
+ * they are its last). */
+static void
+delete_lines (GtkTextBuffer *buffer,
+              int            line,
+              guint          n)
+{
+  GtkTextIter a, b;
+
+  if (n == 0)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &a, line);
+  if (line + (int) n >= gtk_text_buffer_get_line_count (buffer))
+    gtk_text_buffer_get_end_iter (buffer, &b);
+  else
+    gtk_text_buffer_get_iter_at_line (buffer, &b, line + (int) n);
+  gtk_text_buffer_delete (buffer, &a, &b);
+}
+
+/* The last steps of an update: the kept lines at the end get the
+ * decoration of their new place, the selection is shown again. */
+static void
+tp_text_pane_finish_update (TpTextPane *self)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  TpTextUpdate *update = self->update;
+  int first = (int) (update->n_lines - update->suffix_lines);
+  int shift = (int) update->old_n_lines - (int) update->n_lines;
+
+  /* a kept line at the end may change its decoration (a plan line past
+   * the spec's nodes becomes derived when the spec shrinks): redo the
+   * lines whose flags differ, all of them when the old flags are lost */
+  for (int line = first; line < (int) update->n_lines;)
+    {
+      int end = line;
+
+      while (end < (int) update->n_lines
+             && (update->old_flags == NULL || update->old_flags[end + shift] != update->flags[end]))
+        end++;
+      decorate_lines (buffer, update->flags, line, end);
+      line = end + 1;
+    }
+
+  g_clear_pointer (&self->shown, tp_readings_unref);
+  self->shown = g_steal_pointer (&update->readings);
+  g_free (self->flags);
+  self->flags = g_steal_pointer (&update->flags);
+  self->n_flags = update->n_lines;
+  g_clear_pointer (&self->update, tp_text_update_free);
+  g_queue_remove (&pending_panes, self);
+  if (self->shown != NULL)
+    parse_gradient_nodes (self, self->shown);
+  tp_text_pane_show_selected (self);
+}
+
+/* One slice of @self's update: at most *budget bytes of new lines (one
+ * line at least) replace as many old lines.  Returns TRUE when the update
+ * is complete. */
+static gboolean
+tp_text_pane_update_step (TpTextPane *self,
+                          gssize     *budget)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  TpTextUpdate *update = self->update;
+  const char *from = update->next;
+  const char *to = from;
+  guint lines, gone;
+  GtkTextIter iter;
+
+  self->updating = TRUE;
+  for (guint n = 0; to < update->mid_end && (to == from || (to - from < *budget && n < SLICE_LINES)); n++)
+    {
+      const char *nl = memchr (to, '\n', (gsize) (update->mid_end - to));
+
+      to = nl != NULL ? nl + 1 : update->mid_end;
+    }
+  lines = count_lines (from, (gsize) (to - from));
+  if (to > from && to[-1] != '\n')
+    lines++;                    /* the text's last line, unterminated */
+  /* the old lines go at the pace the new ones come, the rest at the end */
+  gone = to == update->mid_end ? update->old_left : MIN (lines, update->old_left);
+  delete_lines (buffer, update->line, gone);
+  update->old_left -= gone;
+  if (to > from)
+    {
+      if (update->line >= gtk_text_buffer_get_line_count (buffer))
+        gtk_text_buffer_get_end_iter (buffer, &iter);
+      else
+        gtk_text_buffer_get_iter_at_line (buffer, &iter, update->line);
+      gtk_text_buffer_insert (buffer, &iter, from, (int) (to - from));
+      if (self->pane == TP_PANE_STABLEHLO)
+        {
+          int line = update->line;
+
+          for (const char *p = from; p < to; line++)
+            {
+              const char *nl = memchr (p, '\n', (gsize) (to - p));
+
+              hlo_tag_line (buffer, self->hlo_tags, line, p, (gsize) ((nl != NULL ? nl : to) - p));
+              p = nl != NULL ? nl + 1 : to;
+            }
+        }
+      else
+        decorate_lines (buffer, update->flags, update->line,
+                        MIN (update->line + (int) lines, (int) update->n_lines));
+      update->line += (int) lines;
+      update->next = to;
+      *budget -= to - from;
+    }
+  self->updating = FALSE;
+  if (update->next < update->mid_end || update->old_left > 0)
+    return FALSE;
+  tp_text_pane_finish_update (self);
+  return TRUE;
+}
+
+static gboolean
+pending_panes_cb (gpointer data)
+{
+  gssize budget = SLICE_BYTES;
+  gint64 deadline = g_get_monotonic_time () + SLICE_USEC;
+
+  while (budget > 0 && g_get_monotonic_time () < deadline && !g_queue_is_empty (&pending_panes))
+    {
+      TpTextPane *self = g_queue_peek_head (&pending_panes);
+
+      /* a pane on screen first; the others take turns */
+      for (GList *l = pending_panes.head; l != NULL; l = l->next)
+        if (gtk_widget_get_mapped (l->data))
+          {
+            self = l->data;
+            break;
+          }
+      g_queue_remove (&pending_panes, self);
+      g_queue_push_tail (&pending_panes, self);
+      tp_text_pane_update_step (self, &budget);
+    }
+  if (!g_queue_is_empty (&pending_panes))
+    return G_SOURCE_CONTINUE;
+  pending_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows the document's readings: starts the update (or, for the same
+ * text, only renews the selection). */
 static void
 tp_text_pane_update_text (TpTextPane *self)
 {
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   const char *text = readings != NULL ? tp_readings_get_text (readings, (TpReading) self->pane) : "";
-  const char *old = self->shown != NULL ? tp_readings_get_text (self->shown, (TpReading) self->pane) : "";
-  gboolean same = strcmp (old, text) == 0;
-  GtkTextIter start;
+  g_autofree char *held = NULL;
+  const char *old;
+  gsize old_len, new_len, prefix, tail, limit;
+  TpTextUpdate *update;
 
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), text[0] == '\0');
-  if (readings != NULL)
-    tp_readings_ref (readings);
-  g_clear_pointer (&self->shown, tp_readings_unref);
-  self->shown = readings;
-  if (same)
+  if (self->update == NULL)
     {
-      if (readings != NULL)
-        parse_gradient_nodes (self, readings);
-      tp_text_pane_show_selected (self);
-      return;
+      old = self->shown != NULL ? tp_readings_get_text (self->shown, (TpReading) self->pane) : "";
+      if (strcmp (old, text) == 0)
+        {
+          if (readings != NULL)
+            tp_readings_ref (readings);
+          g_clear_pointer (&self->shown, tp_readings_unref);
+          self->shown = readings;
+          if (readings != NULL)
+            parse_gradient_nodes (self, readings);
+          tp_text_pane_show_selected (self);
+          return;
+        }
+    }
+  else
+    {
+      /* an update was under way: the buffer is part old, part new */
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
+      old = held = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+      g_clear_pointer (&self->update, tp_text_update_free);
+      g_clear_pointer (&self->flags, g_free);
     }
 
-  self->updating = TRUE;
-  gtk_text_buffer_set_text (buffer, text, -1);
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  gtk_text_buffer_place_cursor (buffer, &start);
-  if (readings != NULL)
-    tp_text_pane_decorate (self, readings);
-  tp_text_pane_show_selected (self);
-  self->updating = FALSE;
+  update = g_new0 (TpTextUpdate, 1);
+  update->readings = readings != NULL ? tp_readings_ref (readings) : NULL;
+  update->text = text;
+  update->flags = line_flags_new (self->pane, readings, text, &update->n_lines);
+  update->old_flags = g_steal_pointer (&self->flags);
+  update->old_n_lines = self->n_flags;
+  self->n_flags = 0;
+
+  /* the lines both texts start with, and end with */
+  old_len = strlen (old);
+  new_len = strlen (text);
+  limit = MIN (old_len, new_len);
+  for (prefix = 0; prefix < limit && old[prefix] == text[prefix]; prefix++)
+    ;
+  if (prefix < limit || old_len != new_len)
+    while (prefix > 0 && text[prefix - 1] != '\n')
+      prefix--;
+  for (tail = 0; tail < limit - prefix && old[old_len - 1 - tail] == text[new_len - 1 - tail]; tail++)
+    ;
+  /* the kept end starts a line in both texts */
+  while (tail > 0 && !((new_len - tail == prefix || text[new_len - tail - 1] == '\n')
+                       && (old_len - tail == prefix || old[old_len - tail - 1] == '\n')))
+    tail--;
+
+  update->line = (int) count_lines (text, prefix);
+  update->next = text + prefix;
+  update->mid_end = text + new_len - tail;
+  update->suffix_lines = tail > 0 ? count_lines (text + new_len - tail, tail) + 1 : 0;
+  update->old_left = count_lines (old + prefix, old_len - tail - prefix);
+  if (old_len - tail > prefix && old[old_len - tail - 1] != '\n')
+    update->old_left++;         /* the old text's last line, unterminated */
+  self->update = update;
+  if (g_queue_find (&pending_panes, self) == NULL)
+    g_queue_push_tail (&pending_panes, self);
+  if (pending_source == 0)
+    {
+      pending_source = g_idle_add_full (UPDATE_PRIORITY, pending_panes_cb, NULL, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, pending_source), "[topos] pane update");
+    }
+}
+
+/* TRUE while the pane is still bringing its text up to date. */
+gboolean
+tp_text_pane_get_busy (TpTextPane *self)
+{
+  g_return_val_if_fail (TP_IS_TEXT_PANE (self), FALSE);
+
+  return self->update != NULL;
+}
+
+/* Completes the update under way at once (for tests and copying). */
+void
+tp_text_pane_flush (TpTextPane *self)
+{
+  g_return_if_fail (TP_IS_TEXT_PANE (self));
+
+  if (self->deferred)
+    {
+      self->deferred = FALSE;
+      tp_text_pane_update_text (self);
+    }
+  while (self->update != NULL)
+    {
+      gssize budget = G_MAXSSIZE;
+
+      tp_text_pane_update_step (self, &budget);
+    }
 }
 
 static void
@@ -521,6 +1039,7 @@ tp_text_pane_apply_style (TpTextPane *self)
   GtkTextTagTable *table = gtk_text_buffer_get_tag_table (GTK_TEXT_BUFFER (self->buffer));
   gboolean dark = tp_style_is_dark (GTK_WIDGET (self));
   const TpPalette *palette = tp_style_get_palette (dark);
+  GtkSourceStyleScheme *scheme;
 
   if (self->styled && self->dark == dark)
     return;
@@ -533,6 +1052,15 @@ tp_text_pane_apply_style (TpTextPane *self)
   g_object_set (gtk_text_tag_table_lookup (table, "selected"), "paragraph-background", palette->selected, NULL);
   g_object_set (gtk_text_tag_table_lookup (table, "selected-ref"), "background", palette->selected_ref, NULL);
   tp_style_apply_scheme (self->buffer, dark);
+  scheme = gtk_source_buffer_get_style_scheme (self->buffer);
+  for (guint k = 0; k < HLO_N_KINDS; k++)
+    {
+      GtkSourceStyle *style = NULL;
+
+      for (guint i = 0; scheme != NULL && style == NULL && hlo_kinds[k].styles[i] != NULL; i++)
+        style = gtk_source_style_scheme_get_style (scheme, hlo_kinds[k].styles[i]);
+      gtk_source_style_apply (style, self->hlo_tags[k]);
+    }
 }
 
 static void
@@ -572,10 +1100,27 @@ tp_text_pane_cursor_moved_cb (TpTextPane *self)
   tp_document_set_selected_node (self->document, tp_text_pane_node_at_cursor (self));
 }
 
+/* A pane that is not on screen (the focus layout shows one) takes new
+ * readings when it is shown: no work for text nobody sees. */
 static void
 tp_text_pane_readings_cb (TpTextPane *self)
 {
-  tp_text_pane_update_text (self);
+  self->deferred = !gtk_widget_get_mapped (GTK_WIDGET (self));
+  if (!self->deferred)
+    tp_text_pane_update_text (self);
+}
+
+static void
+tp_text_pane_map (GtkWidget *widget)
+{
+  TpTextPane *self = TP_TEXT_PANE (widget);
+
+  GTK_WIDGET_CLASS (tp_text_pane_parent_class)->map (widget);
+  if (self->deferred)
+    {
+      self->deferred = FALSE;
+      tp_text_pane_update_text (self);
+    }
 }
 
 /* {==== GObject ====} */
@@ -590,17 +1135,12 @@ static void
 tp_text_pane_set_pane (TpTextPane *self,
                        TpPane      pane)
 {
-  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-
   self->pane = pane;
   gtk_label_set_label (self->title_label, tp_pane_get_title (pane));
   gtk_label_set_label (self->placeholder, panes[pane].empty);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->focus_button), "win.show-pane");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (self->focus_button), "s", tp_pane_get_id (pane));
   gtk_widget_add_css_class (GTK_WIDGET (self), tp_pane_get_id (pane));
-  if (pane == TP_PANE_STABLEHLO)
-    gtk_source_buffer_set_language (self->buffer,
-                                    gtk_source_language_manager_get_language (languages, "stablehlo"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, tp_pane_get_title (pane),
                                   -1);
@@ -648,7 +1188,7 @@ tp_text_pane_get_pane (TpTextPane *self)
   return self->pane;
 }
 
-/* The reading exactly as shown. */
+/* The pane's reading, whole: an update under way is finished first. */
 char *
 tp_text_pane_dup_text (TpTextPane *self)
 {
@@ -656,6 +1196,7 @@ tp_text_pane_dup_text (TpTextPane *self)
 
   g_return_val_if_fail (TP_IS_TEXT_PANE (self), NULL);
 
+  tp_text_pane_flush (self);
   gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (self->buffer), &start, &end);
   return gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, TRUE);
 }
@@ -688,6 +1229,8 @@ tp_text_pane_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
+  g_queue_remove (&pending_panes, self);
+  g_clear_pointer (&self->update, tp_text_update_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_TEXT_PANE);
 
   G_OBJECT_CLASS (tp_text_pane_parent_class)->dispose (object);
@@ -701,6 +1244,7 @@ tp_text_pane_finalize (GObject *object)
   g_clear_object (&self->buffer);
   g_clear_pointer (&self->gradient_nodes, g_hash_table_unref);
   g_clear_pointer (&self->shown, tp_readings_unref);
+  g_clear_pointer (&self->flags, g_free);
 
   G_OBJECT_CLASS (tp_text_pane_parent_class)->finalize (object);
 }
@@ -758,6 +1302,7 @@ tp_text_pane_class_init (TpTextPaneClass *klass)
   object_class->get_property = tp_text_pane_get_property;
   object_class->set_property = tp_text_pane_set_property;
   widget_class->css_changed = tp_text_pane_css_changed;
+  widget_class->map = tp_text_pane_map;
 
   properties[PROP_PANE] =
     g_param_spec_int ("pane", NULL, NULL, 0, TP_PANE_VALUES, 0,
@@ -796,12 +1341,17 @@ tp_text_pane_init (TpTextPane *self)
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
   gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->view), buffer);
   /* colours: tp_text_pane_apply_style */
+  /* colours only: no decoration changes the size of a line, so putting
+   * one on or off costs a redraw, never a new layout of the lines (a bold
+   * tag taken off a whole reading has GTK lay out every line again) */
   gtk_text_buffer_create_tag (buffer, "derived", NULL);
-  gtk_text_buffer_create_tag (buffer, "divider", "weight", PANGO_WEIGHT_BOLD, NULL);
-  gtk_text_buffer_create_tag (buffer, "summary", "style", PANGO_STYLE_ITALIC, NULL);
-  gtk_text_buffer_create_tag (buffer, "kept", "weight", PANGO_WEIGHT_BOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "divider", NULL);
+  gtk_text_buffer_create_tag (buffer, "summary", NULL);
+  gtk_text_buffer_create_tag (buffer, "kept", NULL);
   gtk_text_buffer_create_tag (buffer, "selected", NULL);
-  gtk_text_buffer_create_tag (buffer, "selected-ref", "weight", PANGO_WEIGHT_BOLD, NULL);
+  gtk_text_buffer_create_tag (buffer, "selected-ref", NULL);
+  for (guint k = 0; k < HLO_N_KINDS; k++)
+    self->hlo_tags[k] = gtk_text_buffer_create_tag (buffer, hlo_kinds[k].tag, NULL);
   tp_text_pane_apply_style (self);
   gtk_text_buffer_get_start_iter (buffer, &start);
   gtk_text_buffer_create_mark (buffer, "selected-node", &start, TRUE);

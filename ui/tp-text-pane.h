@@ -21,6 +21,10 @@ char          *tp_text_pane_dup_text     (TpTextPane  *self);
 GtkTextView   *tp_text_pane_get_view     (TpTextPane  *self);
 gboolean       tp_text_pane_is_selected_visible (TpTextPane *self);
 gboolean       tp_text_pane_get_dark     (TpTextPane  *self);
+/* A new reading reaches the pane's text in slices over a few main-loop
+ * turns: busy until the text is the reading's; flush finishes at once. */
+gboolean       tp_text_pane_get_busy     (TpTextPane  *self);
+void           tp_text_pane_flush        (TpTextPane  *self);
 
 /* The pane's title as the window shows it ("spec", "StableHLO", ...). */
 const char    *tp_pane_get_title         (TpPane       pane);

@@ -129,29 +129,34 @@ tp_window_css_changed (GtkWidget         *widget,
 
 /* {==== the choice controls ====} */
 
-static gboolean
-string_list_equals (GtkStringList *list,
+/* Makes @list hold @items, splicing only the run between the items both
+ * start and end with: a name added to a long program is one row added,
+ * not the whole list rebuilt (which a drop-down answers with tens of
+ * milliseconds of work). */
+static void
+string_list_update (GtkStringList *list,
                     GPtrArray     *items)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+  guint head = 0, tail = 0;
 
-  if (n != items->len)
-    return FALSE;
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (list, i), g_ptr_array_index (items, i)) != 0)
-      return FALSE;
-  return TRUE;
-}
+  while (head < n && head < items->len
+         && g_strcmp0 (gtk_string_list_get_string (list, head), g_ptr_array_index (items, head)) == 0)
+    head++;
+  while (tail < n - head && tail < items->len - head
+         && g_strcmp0 (gtk_string_list_get_string (list, n - 1 - tail),
+                       g_ptr_array_index (items, items->len - 1 - tail)) == 0)
+    tail++;
+  if (head == n && n == items->len)
+    return;
+  {
+    g_autoptr(GPtrArray) added = g_ptr_array_new ();
 
-static void
-string_list_replace (GtkStringList *list,
-                     GPtrArray     *items)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
-
-  g_ptr_array_add (items, NULL);
-  gtk_string_list_splice (list, 0, n, (const char * const *) items->pdata);
-  g_ptr_array_remove_index (items, items->len - 1);
+    for (guint i = head; i < items->len - tail; i++)
+      g_ptr_array_add (added, g_ptr_array_index (items, i));
+    g_ptr_array_add (added, NULL);
+    gtk_string_list_splice (list, head, n - head - tail, (const char * const *) added->pdata);
+  }
 }
 
 static guint
@@ -175,6 +180,7 @@ tp_window_update_choices (TpWindow *self)
   g_autoptr(GPtrArray) targets = g_ptr_array_new ();
   g_autoptr(GPtrArray) observes = g_ptr_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) scalar = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_ptr_array_add (targets, (gpointer) TARGET_DEFAULT);
   g_ptr_array_add (observes, (gpointer) OBSERVE_DEFAULT);
@@ -182,29 +188,20 @@ tp_window_update_choices (TpWindow *self)
     {
       const TpNameInfo *name = &readings->names[i];
 
+      /* a reassigned name resolves to its last assignment: it is a
+       * target when that one is rank 0 */
+      g_hash_table_insert (scalar, name->name, GINT_TO_POINTER (name->scalar));
       if (!g_hash_table_add (seen, name->name))
         continue;
       g_ptr_array_add (observes, name->name);
     }
-  /* A reassigned name resolves to its last assignment: it is a target
-   * when that one is rank 0. */
   for (guint i = 1; i < observes->len; i++)
-    {
-      const char *n = g_ptr_array_index (observes, i);
-      gboolean scalar = FALSE;
-
-      for (guint k = 0; k < readings->n_names; k++)
-        if (g_str_equal (readings->names[k].name, n))
-          scalar = readings->names[k].scalar;
-      if (scalar)
-        g_ptr_array_add (targets, (gpointer) n);
-    }
+    if (GPOINTER_TO_INT (g_hash_table_lookup (scalar, g_ptr_array_index (observes, i))))
+      g_ptr_array_add (targets, g_ptr_array_index (observes, i));
 
   self->updating_choices = TRUE;
-  if (!string_list_equals (self->target_list, targets))
-    string_list_replace (self->target_list, targets);
-  if (!string_list_equals (self->observe_list, observes))
-    string_list_replace (self->observe_list, observes);
+  string_list_update (self->target_list, targets);
+  string_list_update (self->observe_list, observes);
   gtk_drop_down_set_selected (self->target_dropdown,
                               string_list_find (self->target_list, tp_document_get_target (self->document)));
   gtk_drop_down_set_selected (self->observe_dropdown,
@@ -597,9 +594,27 @@ tp_window_get_ready (TpWindow *self)
 {
   g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
 
-  return !tp_document_get_busy (self->document)
-         && !tp_picture_view_get_busy (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]))
-         && gtk_widget_get_mapped (GTK_WIDGET (self));
+  if (tp_document_get_busy (self->document)
+      || tp_picture_view_get_busy (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]))
+      || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+  for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    if (tp_text_pane_get_busy (TP_TEXT_PANE (self->panes[p])))
+      return FALSE;
+  return TRUE;
+}
+
+/* Reads the current text at once and brings every text pane up to date
+ * before returning (the picture's layout still comes from its worker):
+ * the recompute-now hook of the tests. */
+void
+tp_window_recompute_now (TpWindow *self)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  tp_document_recompute_now (self->document);
+  for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    tp_text_pane_flush (TP_TEXT_PANE (self->panes[p]));
 }
 
 /* Renders the window as it is into a PNG (GTK's own snapshot, no screen

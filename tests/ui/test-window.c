@@ -21,7 +21,7 @@ window_new_on_readme (void)
   TpWindow *window = tp_window_new (NULL);
 
   tp_window_open_sample (window, "readme");
-  tp_document_recompute_now (tp_window_get_document (window));
+  tp_window_recompute_now (window);
   return window;
 }
 
@@ -164,18 +164,18 @@ test_window_controls (void)
       gtk_drop_down_set_selected (observe, 0);
       g_assert_cmpstr (tp_document_get_target (document), ==, "error");
       g_assert_null (tp_document_get_observe (document));
-      tp_document_recompute_now (document);
+      tp_window_recompute_now (window);
       assert_panes_match_engine (window, "error", NULL, FALSE);
 
       gtk_drop_down_set_selected (observe, find_item (observe, "x"));
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.exact", NULL));
       g_assert_true (tp_document_get_exact (document));
-      tp_document_recompute_now (document);
+      tp_window_recompute_now (window);
       assert_panes_match_engine (window, "error", "x", TRUE);
 
       /* a program with no rank-0 value offers only the default */
       tp_window_open_sample (window, "not-yet-a-scalar");
-      tp_document_recompute_now (document);
+      tp_window_recompute_now (window);
       g_assert_cmpuint (g_list_model_get_n_items (targets), ==, 1);  /* y is [1, 2] */
       g_assert_cmpuint (g_list_model_get_n_items (observes), ==, 4);
 
@@ -208,7 +208,7 @@ test_window_refused (void)
         before[p] = pane_text (window, (TpPane) p);
 
       tp_document_set_text (document, bad);
-      tp_document_recompute_now (document);
+      tp_window_recompute_now (window);
 
       tp_session_compile (session, bad, strlen (bad), NULL);
       diag = tp_session_diags (session, &n);
@@ -230,7 +230,7 @@ test_window_refused (void)
       /* undo brings the program back, and the marks go */
       g_assert_true (gtk_text_buffer_get_can_undo (GTK_TEXT_BUFFER (tp_document_get_buffer (document))));
       gtk_text_buffer_undo (GTK_TEXT_BUFFER (tp_document_get_buffer (document)));
-      tp_document_recompute_now (document);
+      tp_window_recompute_now (window);
       g_assert_cmpstr (tp_editor_get_diagnostic_text (editor), ==, "");
       g_assert_false (tp_editor_has_error_underline (editor));
       g_assert_false (gtk_widget_has_css_class (tp_window_get_pane (window, TP_PANE_SPEC), "stale"));
@@ -774,6 +774,279 @@ test_window_picture_click (void)
   g_test_trap_assert_passed ();
 }
 
+/* {==== a long reading, line by line ====} */
+
+/* A chain of small layers, @layers of them, @first_line at the top. */
+static char *
+layered_program (guint       layers,
+                 const char *first_line)
+{
+  GString *s = g_string_new (first_line);
+  char prev[32] = "x";
+
+  g_string_append (s, "x = input [4, 8]\n");
+  for (guint i = 0; i < layers; i++)
+    {
+      g_string_append_printf (s, "w%u = parameter [8, 8]\nh%u = tanh(%s @ w%u) + %s\n", i, i, prev, i, prev);
+      g_snprintf (prev, sizeof prev, "h%u", i);
+    }
+  g_string_append_printf (s, "loss = sum(%s * %s)\n", prev, prev);
+  return g_string_free (s, FALSE);
+}
+
+/* Every tag range of @buffer, "tag start end" a line, in a fixed order. */
+static char *
+tag_ranges (GtkTextBuffer *buffer)
+{
+  static const char *const tags[] = {
+    "derived", "divider", "summary", "kept", "selected", "selected-ref",
+    "hlo-comment", "hlo-operation", "hlo-type", "hlo-value", "hlo-symbol", "hlo-keyword", "hlo-number",
+  };
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
+  GString *out = g_string_new (NULL);
+
+  for (guint t = 0; t < G_N_ELEMENTS (tags); t++)
+    {
+      GtkTextTag *tag = gtk_text_tag_table_lookup (table, tags[t]);
+      GtkTextIter iter;
+
+      g_assert_nonnull (tag);
+      gtk_text_buffer_get_start_iter (buffer, &iter);
+      if (!gtk_text_iter_starts_tag (&iter, tag) && !gtk_text_iter_forward_to_tag_toggle (&iter, tag))
+        continue;
+      do
+        {
+          GtkTextIter end = iter;
+
+          gtk_text_iter_forward_to_tag_toggle (&end, tag);
+          g_string_append_printf (out, "%s %d %d\n", tags[t], gtk_text_iter_get_offset (&iter),
+                                  gtk_text_iter_get_offset (&end));
+          iter = end;
+        }
+      while (gtk_text_iter_forward_to_tag_toggle (&iter, tag));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+panes_idle (gpointer data)
+{
+  for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    if (tp_text_pane_get_busy (TP_TEXT_PANE (tp_window_get_pane (data, (TpPane) p))))
+      return FALSE;
+  return TRUE;
+}
+
+/* @window's panes show what a fresh window shows for the same text:
+ * the same text and the same decoration, to the character. */
+static void
+assert_panes_like_fresh (TpWindow *window)
+{
+  TpWindow *fresh = tp_window_new (NULL);
+  g_autofree char *source = tp_document_dup_text (tp_window_get_document (window));
+
+  tp_document_set_text (tp_window_get_document (fresh), source);
+  tp_window_recompute_now (fresh);
+  tp_document_set_selected_node (tp_window_get_document (fresh),
+                                 tp_document_get_selected_node (tp_window_get_document (window)));
+  assert_panes_match_engine (window, NULL, NULL, FALSE);
+  for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    {
+      GtkTextView *a = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, (TpPane) p)));
+      GtkTextView *b = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (fresh, (TpPane) p)));
+      g_autofree char *ta = tag_ranges (gtk_text_view_get_buffer (a));
+      g_autofree char *tb = tag_ranges (gtk_text_view_get_buffer (b));
+
+      g_assert_cmpstr (ta, ==, tb);
+    }
+  gtk_window_destroy (GTK_WINDOW (fresh));
+}
+
+/* A long reading reaches its pane over several main-loop turns, keeping
+ * the lines it shares with the last one; whatever the edit (at the end,
+ * at the top so every node is renumbered, refused, or overtaken by the
+ * next one half-way), the pane ends with exactly the reading and the
+ * decoration a fresh pane has. */
+static void
+test_window_long_readings (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      GtkTextBuffer *spec = gtk_text_view_get_buffer (tp_text_pane_get_view (
+        TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC))));
+      g_autofree char *p1 = layered_program (150, "# a long program\n");
+      g_autofree char *p2 = layered_program (150, "early = 2.5\n");
+      g_autofree char *p3 = layered_program (149, "early = 2.5\n");
+      g_autofree char *p4 = layered_program (60, "");
+      guint turns = 0;
+      GtkTextIter kept;
+      GtkTextMark *mark;
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, p1);
+      tp_document_recompute_now (document);
+      g_assert_false (panes_idle (window));
+      while (!panes_idle (window))
+        {
+          g_main_context_iteration (NULL, TRUE);
+          turns++;
+        }
+      g_assert_cmpuint (turns, >, 10);       /* in slices, not at once */
+      assert_panes_like_fresh (window);
+
+      /* an edit at the end keeps every line before it: a mark on the
+       * spec's tenth line stays where it was */
+      gtk_text_buffer_get_iter_at_line (spec, &kept, 10);
+      mark = gtk_text_buffer_create_mark (spec, NULL, &kept, TRUE);
+      {
+        g_autofree char *longer = g_strconcat (p1, "more = h3 * 3.0\n", NULL);
+
+        tp_document_set_text (document, longer);
+        tp_document_recompute_now (document);
+        g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      }
+      gtk_text_buffer_get_iter_at_mark (spec, &kept, mark);
+      g_assert_cmpint (gtk_text_iter_get_line (&kept), ==, 10);
+      g_assert_true (gtk_text_iter_starts_line (&kept));
+      assert_panes_like_fresh (window);
+
+      /* at the top: every node renumbered */
+      tp_document_set_text (document, p2);
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      assert_panes_like_fresh (window);
+
+      /* overtaken half-way by a shorter program, then by a refused one */
+      tp_document_set_text (document, p3);
+      tp_document_recompute_now (document);
+      for (guint k = 0; k < 5; k++)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_false (panes_idle (window));
+      tp_document_set_text (document, p4);
+      tp_document_recompute_now (document);
+      for (guint k = 0; k < 3; k++)
+        g_main_context_iteration (NULL, TRUE);
+      tp_document_set_text (document, "x = input [2]\ny = x @ x @ x\n");
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      g_assert_true (tp_document_get_stale (document));
+      tp_document_set_text (document, p4);
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      assert_panes_like_fresh (window);
+
+      /* and the selection shows on the new lines */
+      tp_document_set_selected_node (document, 7);
+      {
+        g_autofree char *line = selected_line (window, TP_PANE_SPEC);
+
+        g_assert_nonnull (line);
+        g_assert_true (g_str_has_prefix (line, "   7  "));
+      }
+      assert_panes_like_fresh (window);
+
+      /* a pane out of sight (the focus layout) takes its reading when it
+       * is shown */
+      tp_window_set_focus_layout (window, TRUE, TP_PANE_SPEC);
+      g_assert_true (tp_test_wait_until (window_ready, window, 20));
+      {
+        GtkTextBuffer *plan = gtk_text_view_get_buffer (tp_text_pane_get_view (
+          TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_PLAN))));
+        GtkTextIter start, end;
+        g_autofree char *before = NULL;
+        g_autofree char *after = NULL;
+
+        gtk_text_buffer_get_bounds (plan, &start, &end);
+        before = gtk_text_buffer_get_text (plan, &start, &end, TRUE);
+        tp_document_set_text (document, p1);
+        tp_document_recompute_now (document);
+        g_assert_true (tp_test_wait_until (window_ready, window, 20));
+        gtk_text_buffer_get_bounds (plan, &start, &end);
+        after = gtk_text_buffer_get_text (plan, &start, &end, TRUE);
+        g_assert_cmpstr (after, ==, before);
+        tp_window_set_focus_layout (window, TRUE, TP_PANE_PLAN);
+        g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+        g_clear_pointer (&after, g_free);
+        gtk_text_buffer_get_bounds (plan, &start, &end);
+        after = gtk_text_buffer_get_text (plan, &start, &end, TRUE);
+        g_assert_cmpstr (after, !=, before);
+      }
+      assert_panes_like_fresh (window);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The tag covering every character of the first @token in @text (@buffer
+ * holds @text), or NULL when the characters do not share one. */
+static const char *
+token_tag (GtkTextBuffer *buffer,
+           const char    *text,
+           const char    *token,
+           const char    *prefix)
+{
+  const char *at = strstr (text, token);
+  static char name[64];
+  GtkTextIter iter, end;
+  GSList *tags;
+
+  g_assert_nonnull (at);
+  gtk_text_buffer_get_iter_at_offset (buffer, &iter, (int) g_utf8_pointer_to_offset (text, at));
+  end = iter;
+  gtk_text_iter_forward_chars (&end, (int) g_utf8_strlen (token, -1));
+  name[0] = '\0';
+  tags = gtk_text_iter_get_tags (&iter);
+  for (GSList *l = tags; l != NULL; l = l->next)
+    {
+      g_autofree char *tag_name = NULL;
+      GtkTextIter next = iter;
+
+      g_object_get (l->data, "name", &tag_name, NULL);
+      if (tag_name == NULL || !g_str_has_prefix (tag_name, prefix))
+        continue;
+      /* the tag spans the token exactly */
+      if (gtk_text_iter_starts_tag (&iter, l->data) && gtk_text_iter_forward_to_tag_toggle (&next, l->data)
+          && gtk_text_iter_equal (&next, &end))
+        g_strlcpy (name, tag_name, sizeof name);
+    }
+  g_slist_free (tags);
+  return name[0] != '\0' ? name : NULL;
+}
+
+/* The StableHLO pane colours MLIR's token classes. */
+static void
+test_window_stablehlo_colours (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_STABLEHLO));
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_text_pane_get_view (pane));
+      g_autofree char *text = tp_text_pane_dup_text (pane);
+
+      g_assert_cmpstr (token_tag (buffer, text, "@topos", "hlo-"), ==, "hlo-symbol");
+      g_assert_cmpstr (token_tag (buffer, text, "module", "hlo-"), ==, "hlo-keyword");
+      g_assert_cmpstr (token_tag (buffer, text, "func.func", "hlo-"), ==, "hlo-operation");
+      g_assert_cmpstr (token_tag (buffer, text, "%arg0", "hlo-"), ==, "hlo-value");
+      g_assert_cmpstr (token_tag (buffer, text, "tensor<f32>", "hlo-"), ==, "hlo-type");
+      g_assert_cmpstr (token_tag (buffer, text, "stablehlo.subtract", "hlo-"), ==, "hlo-operation");
+      g_assert_cmpstr (token_tag (buffer, text, "dense", "hlo-"), ==, "hlo-keyword");
+      g_assert_cmpstr (token_tag (buffer, text, "1.0", "hlo-"), ==, "hlo-number");
+      /* a digit inside a name is no number */
+      g_assert_cmpstr (token_tag (buffer, text, "%v10", "hlo-"), ==, "hlo-value");
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 static gboolean
 pane_is_dark (gpointer data)
 {
@@ -855,6 +1128,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/close-prompt", test_window_close_prompt);
   g_test_add_func ("/ui/window/picture-click", test_window_picture_click);
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
+  g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
+  g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
 
   return g_test_run ();
 }
