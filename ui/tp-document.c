@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "tp-document.h"
+#include "tp-priority.h"
 
 #define TP_DRAFT_DELAY_MS 1000
 
@@ -219,6 +220,7 @@ tp_document_worker_func (gpointer data,
   TpRequest *req = data;
   GMainContext *context = user_data;
 
+  tp_priority_lower_thread ();  /* the pool's own thread: it stays low */
   /* Skip a request that a newer edit overtook while it waited. */
   if (g_atomic_int_get (&req->compiler->latest) != req->generation)
     {

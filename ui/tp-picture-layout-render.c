@@ -45,6 +45,7 @@
 #include "tp-dot.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-svg.h"
+#include "tp-priority.h"
 #include "tp-render.h"
 
 /* Picture pixels (96 dpi) per point. */
@@ -302,7 +303,10 @@ tp_picture_worker_constructor (void)
   const char *mode = getenv (WORKER_ENV);
 
   if (mode != NULL && strcmp (mode, "1") == 0)
-    _exit (worker_main ());
+    {
+      tp_priority_lower_process ();
+      _exit (worker_main ());
+    }
 }
 
 /* {==== layouts ====} */
@@ -322,6 +326,11 @@ struct _TpPictureLayout
   guint n_boxes;
   char *dot;                    /* the text it was made from (cache key) */
   gboolean degraded;
+  /* A cairo surface is not safe for concurrent use, and replaying a
+   * recording as a source attaches snapshots to it: one replay at a time
+   * (the picture pane replays in a worker thread, and the cache hands the
+   * same layout to every window). */
+  GMutex replay_lock;
 };
 
 TpPictureLayout *
@@ -336,6 +345,7 @@ tp_picture_layout_clear (TpPictureLayout *self)
   g_clear_pointer (&self->recording, cairo_surface_destroy);
   g_clear_pointer (&self->boxes, g_free);
   g_clear_pointer (&self->dot, g_free);
+  g_mutex_clear (&self->replay_lock);
 }
 
 void
@@ -362,17 +372,21 @@ tp_picture_layout_get_degraded (TpPictureLayout *self)
   return self->degraded;
 }
 
-/* Replays the recording: vector data, sharp at any scale. */
+/* Replays the recording: vector data, sharp at any scale.  Any thread
+ * may call it; replays of one layout take turns. */
 void
 tp_picture_layout_draw (TpPictureLayout *self,
                         cairo_t         *cr)
 {
+  g_mutex_lock (&self->replay_lock);
   cairo_save (cr);
   cairo_scale (cr, PX_PER_PT, PX_PER_PT);
   cairo_set_source_surface (cr, self->recording, 0, 0);
   cairo_rectangle (cr, 0, 0, self->width, self->height);
   cairo_fill (cr);
+  /* drop the context's reference to the recording before unlocking */
   cairo_restore (cr);
+  g_mutex_unlock (&self->replay_lock);
 }
 
 /* As tp_render_node_at: later nodes are drawn on top. */
@@ -695,6 +709,7 @@ job_finish (Job    *job,
           return;
         }
       layout = g_atomic_rc_box_new0 (TpPictureLayout);
+      g_mutex_init (&layout->replay_lock);
       layout->recording = recording;
       layout->width = width;
       layout->height = height;

@@ -23,7 +23,10 @@ void             tp_picture_layout_unref        (TpPictureLayout      *self);
 double           tp_picture_layout_get_width    (TpPictureLayout      *self);
 double           tp_picture_layout_get_height   (TpPictureLayout      *self);
 /* Draws the picture at one picture pixel per user unit.  The picture is
- * transparent: its colours read on light and dark pages alike. */
+ * transparent: its colours read on light and dark pages alike.  Safe from
+ * any thread (the pane rasterizes in a worker): draws of one layout are
+ * serialized, since its cairo recording may not be replayed twice at
+ * once.  The other accessors read immutable data. */
 void             tp_picture_layout_draw         (TpPictureLayout      *self,
                                                  cairo_t              *cr);
 int              tp_picture_layout_node_at      (TpPictureLayout      *self,

@@ -7,12 +7,35 @@
  * never flashes while a line is half typed.  The layout is vector data,
  * drawn at whatever scale the pane needs.  The picture fits the pane
  * until the reader zooms (Ctrl+scroll or the buttons) or pans (drag or
- * scroll); a click selects a node for the cross-reading highlight. */
+ * scroll); a click selects a node for the cross-reading highlight.
+ *
+ * Rasters.  Replaying a big picture takes tens of milliseconds, too long
+ * for the main thread (typing must never wait), so a worker thread
+ * replays it into an image at the scale shown (the display's scale
+ * factor included) and the canvas only puts that image on screen, plus
+ * the selected node's box, drawn on top: a selection never costs a
+ * raster.  A raster covers the part of the picture on the canvas and a
+ * margin around it, within RASTER_MAX_SIDE and RASTER_MAX_PIXELS, so a
+ * deep zoom stays cheap; a pan that nears its edge, a zoom or a resize
+ * asks for a new one, one at a time, and until it comes the old raster is
+ * shown scaled and moved to where it belongs.  A new layout is shown only
+ * with its first raster (until then the old picture stays, and the pane
+ * is busy), so hit tests, the highlight and the picture always agree;
+ * that first raster holds only what is on the canvas, to be quick, and
+ * the margin follows.  The raster is also cut into TILE-sized textures
+ * sharing its pixels, and when much of it is off the canvas only the
+ * tiles on it are drawn: GSK's cairo renderer copies all of a texture's
+ * pixels on every frame (in GTK 4.8), so a 1300x1900 raster costs some
+ * 20 ms a frame, the tiles on a 970x620 canvas a third of that; GL
+ * renderers upload each texture once. */
 #include "config.h"
+
+#include <math.h>
 
 #include "tp-document.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-view.h"
+#include "tp-priority.h"
 
 /* Fitting never enlarges a small graph past this (tiled), or past
  * MAX_FIT_SCALE_PRESENTING when the picture is shown alone, for slides. */
@@ -21,6 +44,63 @@
 #define MIN_SCALE 0.05
 #define MAX_SCALE 12.0
 #define MARGIN 8.0
+
+/* Device pixels: a raster is at most this wide and high, and this big,
+ * margin included; the part on the canvas is always rasterized. */
+#define RASTER_MAX_SIDE 4096
+#define RASTER_MAX_PIXELS (8 << 20)
+#define TILE 128
+
+/* The canvas: draws what the view gives it, and tells the view when its
+ * size or visibility changes. */
+#define TP_TYPE_PICTURE_CANVAS (tp_picture_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (TpPictureCanvas, tp_picture_canvas, TP, PICTURE_CANVAS, GtkWidget)
+
+struct _TpPictureCanvas
+{
+  GtkWidget parent_instance;
+
+  TpPictureView *view;          /* unowned; NULL once the view is disposed */
+  int width;                    /* as last allocated; 0 before */
+  int height;
+  gboolean allocated;
+};
+
+G_DEFINE_FINAL_TYPE (TpPictureCanvas, tp_picture_canvas, GTK_TYPE_WIDGET)
+
+/* A part of the picture drawn at a scale: raster pixels of the picture
+ * drawn at `scale` raster pixels per picture pixel, from its top left. */
+typedef struct
+{
+  double scale;
+  int x;
+  int y;
+  int width;
+  int height;
+} Area;
+
+/* A finished raster (immutable once made; made in the worker). */
+typedef struct
+{
+  TpPictureLayout *layout;
+  Area area;
+  guint generation;
+  cairo_surface_t *surface;     /* the pixels (the textures share them) */
+  GskRenderNode *node;          /* the whole raster as a cairo node, made
+                                 * on first use (GSK's cairo renderer) */
+  GdkTexture *texture;          /* the whole raster */
+  GdkTexture **tiles;           /* TILE x TILE views of it, row by row */
+  guint n_columns;
+  guint n_rows;
+} Raster;
+
+/* What the worker is asked for. */
+typedef struct
+{
+  TpPictureLayout *layout;
+  Area area;
+  guint generation;
+} RasterJob;
 
 struct _TpPictureView
 {
@@ -33,14 +113,21 @@ struct _TpPictureView
   GtkLabel *degraded_label;
   GtkWidget *export_button;
   GtkWidget *focus_button;
-  GtkDrawingArea *canvas;
+  TpPictureCanvas *canvas;
   GtkLabel *message;
 
   /* Owned references */
   TpDocument *document;
   TpPictureLayout *layout;      /* the picture shown */
+  TpPictureLayout *next_layout; /* laid out, shown with its first raster */
   GCancellable *cancellable;    /* the layout in flight */
   char *dot;                    /* the DOT shown or asked for */
+  Raster *raster;               /* of `layout`, or NULL */
+  GCancellable *raster_cancellable;     /* the raster in flight */
+  TpPictureLayout *raster_layout;       /* its layout */
+  guint raster_generation;      /* of the raster in flight; 0 when none */
+  guint n_generations;          /* rasters started */
+  guint install_idle;           /* shows a next layout with nothing on the canvas */
 
   double scale;                 /* when not fitting */
   double offset_x;              /* widget pixels */
@@ -65,25 +152,26 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* The transform from picture pixels to canvas pixels. */
+/* The transform from @layout's picture pixels to canvas pixels. */
 static void
-tp_picture_view_get_transform (TpPictureView *self,
-                               double        *scale,
-                               double        *ox,
-                               double        *oy)
+tp_picture_view_get_transform_for (TpPictureView   *self,
+                                   TpPictureLayout *layout,
+                                   double          *scale,
+                                   double          *ox,
+                                   double          *oy)
 {
-  double w = gtk_widget_get_width (GTK_WIDGET (self->canvas));
-  double h = gtk_widget_get_height (GTK_WIDGET (self->canvas));
+  double w = self->canvas != NULL ? self->canvas->width : 0;
+  double h = self->canvas != NULL ? self->canvas->height : 0;
   double lw, lh;
 
-  if (self->layout == NULL)
+  if (layout == NULL)
     {
       *scale = 1;
       *ox = *oy = 0;
       return;
     }
-  lw = tp_picture_layout_get_width (self->layout);
-  lh = tp_picture_layout_get_height (self->layout);
+  lw = tp_picture_layout_get_width (layout);
+  lh = tp_picture_layout_get_height (layout);
   if (self->fit)
     {
       *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh),
@@ -100,39 +188,14 @@ tp_picture_view_get_transform (TpPictureView *self,
     }
 }
 
+/* The transform of the picture shown. */
 static void
-tp_picture_view_draw (GtkDrawingArea *area,
-                      cairo_t        *cr,
-                      int             width,
-                      int             height,
-                      gpointer        data)
+tp_picture_view_get_transform (TpPictureView *self,
+                               double        *scale,
+                               double        *ox,
+                               double        *oy)
 {
-  TpPictureView *self = data;
-  double scale, ox, oy, x, y, w, h;
-  int node;
-
-  if (self->layout == NULL)
-    return;
-  tp_picture_view_get_transform (self, &scale, &ox, &oy);
-  cairo_save (cr);
-  cairo_translate (cr, ox, oy);
-  cairo_scale (cr, scale, scale);
-  tp_picture_layout_draw (self->layout, cr);
-
-  node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
-  if (node >= 0 && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
-    {
-      double pad = 4;
-
-      cairo_new_path (cr);
-      cairo_rectangle (cr, x - pad, y - pad, w + 2 * pad, h + 2 * pad);
-      cairo_set_source_rgba (cr, 0.96, 0.62, 0.04, 0.25);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgba (cr, 0.90, 0.45, 0.0, 1.0);
-      cairo_set_line_width (cr, MAX (3.0 / scale, 1.5));
-      cairo_stroke (cr);
-    }
-  cairo_restore (cr);
+  tp_picture_view_get_transform_for (self, self->layout, scale, ox, oy);
 }
 
 static void
@@ -145,6 +208,16 @@ tp_picture_view_set_busy (TpPictureView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* Busy while the newest DOT's layout is being made, and then until its
+ * first raster is on the canvas (a hidden canvas waits for nothing). */
+static void
+tp_picture_view_update_busy (TpPictureView *self)
+{
+  tp_picture_view_set_busy (self, self->cancellable != NULL
+                                  || (self->next_layout != NULL && self->canvas != NULL
+                                      && gtk_widget_get_mapped (GTK_WIDGET (self->canvas))));
+}
+
 static void
 tp_picture_view_show_message (TpPictureView *self,
                               const char    *message)
@@ -153,15 +226,474 @@ tp_picture_view_show_message (TpPictureView *self,
   gtk_widget_set_visible (GTK_WIDGET (self->message), message != NULL);
 }
 
+/* {==== rasters ====} */
+
+static void
+raster_free (Raster *raster)
+{
+  for (guint i = 0; raster->tiles != NULL && i < raster->n_columns * raster->n_rows; i++)
+    g_clear_object (&raster->tiles[i]);
+  g_free (raster->tiles);
+  g_clear_object (&raster->texture);
+  g_clear_pointer (&raster->node, gsk_render_node_unref);
+  g_clear_pointer (&raster->surface, cairo_surface_destroy);
+  g_clear_pointer (&raster->layout, tp_picture_layout_unref);
+  g_free (raster);
+}
+
+static void
+raster_job_free (RasterJob *job)
+{
+  tp_picture_layout_unref (job->layout);
+  g_free (job);
+}
+
+/* TRUE when @a holds all of @b, at the same scale. */
+static gboolean
+area_covers (const Area *a,
+             const Area *b)
+{
+  return fabs (a->scale - b->scale) <= 1e-9 * b->scale
+         && a->x <= b->x && a->y <= b->y
+         && a->x + a->width >= b->x + b->width
+         && a->y + a->height >= b->y + b->height;
+}
+
+/* The worker: replays the layout into an image, and wraps the image's
+ * pixels (cairo's ARGB32, premultiplied, native endian: GDK's default
+ * format) in textures without copying them. */
+static void
+raster_make (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const RasterJob *job = task_data;
+  const Area *area = &job->area;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GBytes *bytes;
+  gsize stride;
+  Raster *raster;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, area->width, area->height);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "no memory for the picture");
+      return;
+    }
+  cr = cairo_create (surface);
+  cairo_translate (cr, -area->x, -area->y);
+  cairo_scale (cr, area->scale, area->scale);
+  tp_picture_layout_draw (job->layout, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (g_task_return_error_if_cancelled (task))
+    {
+      cairo_surface_destroy (surface);
+      return;
+    }
+
+  stride = (gsize) cairo_image_surface_get_stride (surface);
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), stride * (gsize) area->height,
+                                      (GDestroyNotify) cairo_surface_destroy, surface);
+  raster = g_new0 (Raster, 1);
+  raster->layout = tp_picture_layout_ref (job->layout);
+  raster->area = *area;
+  raster->generation = job->generation;
+  raster->surface = cairo_surface_reference (surface);
+  raster->texture = gdk_memory_texture_new (area->width, area->height, GDK_MEMORY_DEFAULT, bytes, stride);
+  raster->n_columns = (guint) (area->width + TILE - 1) / TILE;
+  raster->n_rows = (guint) (area->height + TILE - 1) / TILE;
+  raster->tiles = g_new0 (GdkTexture *, raster->n_columns * raster->n_rows);
+  for (guint row = 0; row < raster->n_rows; row++)
+    for (guint col = 0; col < raster->n_columns; col++)
+      {
+        int x = (int) col * TILE, y = (int) row * TILE;
+        int w = MIN (TILE, area->width - x), h = MIN (TILE, area->height - y);
+        gsize offset = (gsize) y * stride + (gsize) x * 4;
+        g_autoptr(GBytes) tile = g_bytes_new_from_bytes (bytes, offset, (gsize) (h - 1) * stride + (gsize) w * 4);
+
+        raster->tiles[row * raster->n_columns + col] = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, tile, stride);
+      }
+  g_bytes_unref (bytes);
+  g_task_return_pointer (task, raster, (GDestroyNotify) raster_free);
+}
+
+/* GIO's shared thread, lowered for the raster only (tp-priority.h). */
+static void
+raster_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  int priority = tp_priority_lower_thread ();
+
+  raster_make (task, source_object, task_data, cancellable);
+  tp_priority_restore_thread (priority);
+}
+
+/* The part of @layout on the canvas, in raster pixels of the picture
+ * drawn at the current scale (@visible); what a raster must hold not to
+ * be made again (@need: that and half the margin), and what to rasterize
+ * when it does not (@want: that and a margin).  FALSE when none of the
+ * picture is on the canvas. */
+static gboolean
+tp_picture_view_get_areas (TpPictureView   *self,
+                           TpPictureLayout *layout,
+                           Area            *visible,
+                           Area            *need,
+                           Area            *want)
+{
+  double device = gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas));
+  double cw = self->canvas->width * device;
+  double ch = self->canvas->height * device;
+  double scale, ox, oy, r, full_w, full_h, x0, y0, x1, y1, vw, vh, mx, my;
+
+  tp_picture_view_get_transform_for (self, layout, &scale, &ox, &oy);
+  r = scale * device;
+  full_w = MIN (ceil (tp_picture_layout_get_width (layout) * r), G_MAXINT / 4);
+  full_h = MIN (ceil (tp_picture_layout_get_height (layout) * r), G_MAXINT / 4);
+  x0 = MAX (floor (-ox * device), 0);
+  y0 = MAX (floor (-oy * device), 0);
+  x1 = MIN (ceil (cw - ox * device), full_w);
+  y1 = MIN (ceil (ch - oy * device), full_h);
+  if (x1 <= x0 || y1 <= y0)
+    return FALSE;
+  vw = x1 - x0;
+  vh = y1 - y0;
+  /* up to a canvas on every side, within the caps */
+  mx = MIN (cw, MAX (0, floor ((RASTER_MAX_SIDE - vw) / 2)));
+  my = MIN (ch, MAX (0, floor ((RASTER_MAX_SIDE - vh) / 2)));
+  while ((vw + 2 * mx) * (vh + 2 * my) > RASTER_MAX_PIXELS && (mx > 0 || my > 0))
+    {
+      mx = floor (mx * 0.8);
+      my = floor (my * 0.8);
+    }
+
+  visible->scale = want->scale = need->scale = r;
+  visible->x = (int) x0;
+  visible->y = (int) y0;
+  visible->width = (int) vw;
+  visible->height = (int) vh;
+  want->x = (int) MAX (x0 - mx, 0);
+  want->y = (int) MAX (y0 - my, 0);
+  want->width = (int) MIN (x1 + mx, full_w) - want->x;
+  want->height = (int) MIN (y1 + my, full_h) - want->y;
+  /* a pan rasterizes again when half the margin is left, so the new
+   * raster is usually there before its pixels are needed */
+  need->x = (int) MAX (x0 - floor (mx / 2), 0);
+  need->y = (int) MAX (y0 - floor (my / 2), 0);
+  need->width = (int) MIN (x1 + floor (mx / 2), full_w) - need->x;
+  need->height = (int) MIN (y1 + floor (my / 2), full_h) - need->y;
+  return TRUE;
+}
+
+/* Shows @raster (owned; NULL for none).  A raster of the next layout
+ * makes it the layout shown. */
+static void
+tp_picture_view_install (TpPictureView *self,
+                         Raster        *raster)
+{
+  if (self->next_layout != NULL && (raster == NULL || raster->layout == self->next_layout))
+    {
+      g_clear_pointer (&self->layout, tp_picture_layout_unref);
+      self->layout = g_steal_pointer (&self->next_layout);
+      gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_layout_get_degraded (self->layout));
+      tp_picture_view_show_message (self, NULL);
+    }
+  g_clear_pointer (&self->raster, raster_free);
+  self->raster = raster;
+  tp_picture_view_update_busy (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+static void
+tp_picture_view_cancel_raster (TpPictureView *self)
+{
+  g_cancellable_cancel (self->raster_cancellable);
+  g_clear_object (&self->raster_cancellable);
+  g_clear_pointer (&self->raster_layout, tp_picture_layout_unref);
+  self->raster_generation = 0;
+}
+
+static void tp_picture_view_update_raster (TpPictureView *self);
+
+static void
+tp_picture_view_raster_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(TpPictureView) self = user_data;
+  const RasterJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  Raster *raster = g_task_propagate_pointer (G_TASK (result), &error);
+  TpPictureLayout *current = self->next_layout != NULL ? self->next_layout : self->layout;
+
+  if (job->generation == self->raster_generation)
+    tp_picture_view_cancel_raster (self);         /* done: none in flight */
+  if (raster == NULL)
+    {
+      /* cancelled (overtaken), or no memory for it: a new layout is
+       * shown without a picture rather than never */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_debug ("picture raster %dx%d: %s", job->area.width, job->area.height, error->message);
+          if (self->canvas != NULL && job->layout == self->next_layout)
+            tp_picture_view_install (self, NULL);
+        }
+      return;
+    }
+  if (self->canvas == NULL /* disposed */ || raster->layout != current
+      || (self->raster != NULL && self->raster->layout == current
+          && self->raster->generation > raster->generation))
+    {
+      raster_free (raster);
+      return;
+    }
+  tp_picture_view_install (self, raster);
+  /* the reader may have zoomed or panned meanwhile */
+  tp_picture_view_update_raster (self);
+}
+
+static gboolean
+tp_picture_view_install_idle_cb (gpointer data)
+{
+  TpPictureView *self = data;
+  Area visible, need, want;
+
+  self->install_idle = 0;
+  if (self->next_layout != NULL && self->canvas != NULL
+      && !tp_picture_view_get_areas (self, self->next_layout, &visible, &need, &want))
+    {
+      tp_picture_view_cancel_raster (self);
+      tp_picture_view_install (self, NULL);
+    }
+  else
+    tp_picture_view_update_raster (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Asks for a raster when the canvas shows a part of the picture (the
+ * next one, else the one shown) that no raster holds.  One at a time per
+ * layout: when it comes this runs again. */
+static void
+tp_picture_view_update_raster (TpPictureView *self)
+{
+  TpPictureLayout *layout = self->next_layout != NULL ? self->next_layout : self->layout;
+  Area visible, need, want;
+  RasterJob *job;
+  GTask *task;
+
+  if (layout == NULL || self->canvas == NULL || !self->canvas->allocated
+      || !gtk_widget_get_mapped (GTK_WIDGET (self->canvas)))
+    return;
+  if (!tp_picture_view_get_areas (self, layout, &visible, &need, &want))
+    {
+      /* None of it is on the canvas: nothing to rasterize, and the next
+       * layout is shown as it is.  Not from here, which may be the
+       * canvas's allocation: showing it changes the header. */
+      if (self->next_layout != NULL && self->install_idle == 0)
+        self->install_idle = g_idle_add (tp_picture_view_install_idle_cb, self);
+      return;
+    }
+  if (self->raster != NULL && self->raster->layout == layout && area_covers (&self->raster->area, &need))
+    return;
+  if (self->raster_layout == layout)
+    return;
+  tp_picture_view_cancel_raster (self);
+
+  job = g_new0 (RasterJob, 1);
+  job->layout = tp_picture_layout_ref (layout);
+  /* A new picture is awaited (the pane is busy): its first raster holds
+   * just what is on the canvas, the margin comes next. */
+  job->area = layout == self->next_layout ? visible : want;
+  job->generation = ++self->n_generations;
+  self->raster_cancellable = g_cancellable_new ();
+  self->raster_layout = tp_picture_layout_ref (layout);
+  self->raster_generation = job->generation;
+  /* no source object: the task may be let go in the worker, and a widget
+   * must not be finalized there */
+  task = g_task_new (NULL, self->raster_cancellable, tp_picture_view_raster_cb, g_object_ref (self));
+  g_task_set_source_tag (task, tp_picture_view_update_raster);
+  g_task_set_task_data (task, job, (GDestroyNotify) raster_job_free);
+  g_task_run_in_thread (task, raster_thread);
+  g_object_unref (task);
+}
+
+/* The transform changed (zoom, pan, fit, size): draw, and rasterize when
+ * the raster no longer holds what the canvas shows. */
+static void
+tp_picture_view_moved (TpPictureView *self)
+{
+  tp_picture_view_update_raster (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+/* {==== drawing ====} */
+
+/* @v on the nearest device pixel. */
+static double
+snap (double v,
+      double device)
+{
+  return round (v * device) / device;
+}
+
+/* TRUE when the window draws with GSK's cairo renderer. */
+static gboolean
+tp_picture_view_draws_with_cairo (TpPictureView *self)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
+}
+
+/* The raster as a cairo node, one raster pixel per unit. */
+static GskRenderNode *
+raster_node_new (const Raster *r)
+{
+  GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, (float) r->area.width,
+                                                                 (float) r->area.height));
+  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+
+  cairo_set_source_surface (cr, r->surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  return node;
+}
+
+static void
+tp_picture_view_snapshot_canvas (TpPictureView *self,
+                                 GtkSnapshot   *snapshot)
+{
+  int width = self->canvas->width;
+  int height = self->canvas->height;
+  double device = gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas));
+  const Raster *r = self->raster;
+  double scale, ox, oy, x, y, w, h;
+  int node;
+
+  if (self->layout == NULL || width <= 0 || height <= 0)
+    return;
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
+
+  /* Raster pixel p lies at o + p / r->area.scale * scale on the canvas
+   * (1 / device when it was made at this scale, else it is stretched
+   * until the next raster comes).  Edges are put on device pixels, so
+   * tiles meet without a seam and a raster at this scale is drawn pixel
+   * for pixel.  A raster mostly on the canvas (a fitted picture) is drawn
+   * whole, one with much of it off the canvas (the margin of a zoomed
+   * one) by the tiles on it. */
+  if (r != NULL && r->layout == self->layout)
+    {
+      double k = scale / r->area.scale;
+      double left = snap (ox + r->area.x * k, device);
+      double top = snap (oy + r->area.y * k, device);
+      double right = snap (ox + (r->area.x + r->area.width) * k, device);
+      double bottom = snap (oy + (r->area.y + r->area.height) * k, device);
+      double shown = MAX (MIN (right, width) - MAX (left, 0), 0) * MAX (MIN (bottom, height) - MAX (top, 0), 0);
+
+      if (tp_picture_view_draws_with_cairo (self))
+        {
+          /* GSK's cairo renderer (GTK 4.8) converts every pixel of a
+           * texture on every frame that draws it; an image surface in a
+           * cairo node is composited, and only where the frame changed */
+          if (r->node == NULL)
+            ((Raster *) r)->node = raster_node_new (r);
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) left, (float) top));
+          gtk_snapshot_scale (snapshot, (float) ((right - left) / r->area.width),
+                              (float) ((bottom - top) / r->area.height));
+          gtk_snapshot_append_node (snapshot, r->node);
+          gtk_snapshot_restore (snapshot);
+        }
+      else if (shown >= 0.6 * (right - left) * (bottom - top))
+        gtk_snapshot_append_texture (snapshot, r->texture,
+                                     &GRAPHENE_RECT_INIT ((float) left, (float) top,
+                                                          (float) (right - left), (float) (bottom - top)));
+      else
+        for (guint row = 0; row < r->n_rows; row++)
+          {
+            double y0 = snap (oy + (r->area.y + (int) row * TILE) * k, device);
+            double y1 = snap (oy + (r->area.y + MIN ((int) (row + 1) * TILE, r->area.height)) * k, device);
+
+            if (y1 <= 0 || y0 >= height || y1 <= y0)
+              continue;
+            for (guint col = 0; col < r->n_columns; col++)
+              {
+                double x0 = snap (ox + (r->area.x + (int) col * TILE) * k, device);
+                double x1 = snap (ox + (r->area.x + MIN ((int) (col + 1) * TILE, r->area.width)) * k, device);
+
+                if (x1 <= 0 || x0 >= width || x1 <= x0)
+                  continue;
+                gtk_snapshot_append_texture (snapshot, r->tiles[row * r->n_columns + col],
+                                             &GRAPHENE_RECT_INIT ((float) x0, (float) y0,
+                                                                  (float) (x1 - x0), (float) (y1 - y0)));
+              }
+          }
+    }
+
+  /* the selected node: cheap, drawn on top, never rasterized */
+  node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
+  if (node >= 0 && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
+    {
+      const double pad = 4;
+      double line = MAX (3.0, 1.5 * scale);    /* 3 canvas pixels, at least 1.5 picture pixels */
+      const GdkRGBA fill = { 0.96f, 0.62f, 0.04f, 0.25f };
+      const GdkRGBA edge = { 0.90f, 0.45f, 0.0f, 1.0f };
+      graphene_rect_t box = GRAPHENE_RECT_INIT ((float) (ox + (x - pad) * scale), (float) (oy + (y - pad) * scale),
+                                                (float) ((w + 2 * pad) * scale), (float) ((h + 2 * pad) * scale));
+      GskRoundedRect outline;
+
+      gtk_snapshot_append_color (snapshot, &fill, &box);
+      /* the line is centred on the box's edge, as a stroke would be */
+      graphene_rect_inset (&box, (float) (-line / 2), (float) (-line / 2));
+      gsk_rounded_rect_init_from_rect (&outline, &box, 0);
+      gtk_snapshot_append_border (snapshot, &outline,
+                                  (const float[4]) { (float) line, (float) line, (float) line, (float) line },
+                                  (const GdkRGBA[4]) { edge, edge, edge, edge });
+    }
+  gtk_snapshot_pop (snapshot);
+}
+
+/* {==== layouts ====} */
+
+/* Drops a laid-out picture that waits for its raster (its DOT is no
+ * longer current). */
+static void
+tp_picture_view_drop_next_layout (TpPictureView *self)
+{
+  if (self->next_layout == NULL)
+    return;
+  if (self->raster_layout == self->next_layout)
+    tp_picture_view_cancel_raster (self);
+  g_clear_pointer (&self->next_layout, tp_picture_layout_unref);
+}
+
+/* Shows @layout (owned) once its first raster is made; NULL clears the
+ * picture at once. */
 static void
 tp_picture_view_set_layout (TpPictureView   *self,
                             TpPictureLayout *layout)
 {
-  g_clear_pointer (&self->layout, tp_picture_layout_unref);
-  self->layout = layout;
-  gtk_widget_set_visible (GTK_WIDGET (self->degraded_label),
-                          layout != NULL && tp_picture_layout_get_degraded (layout));
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_drop_next_layout (self);
+  if (layout == NULL)
+    {
+      tp_picture_view_cancel_raster (self);
+      g_clear_pointer (&self->raster, raster_free);
+      g_clear_pointer (&self->layout, tp_picture_layout_unref);
+      gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), FALSE);
+      gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+      return;
+    }
+  self->next_layout = layout;
+  tp_picture_view_update_raster (self);
 }
 
 static void
@@ -180,12 +712,11 @@ tp_picture_view_layout_cb (GObject      *object,
   g_clear_object (&self->cancellable);
   if (layout == NULL)
     tp_picture_view_show_message (self, error->message);
+  else if (layout == self->layout)
+    tp_picture_view_show_message (self, NULL);  /* the picture shown */
   else
-    {
-      tp_picture_view_set_layout (self, g_steal_pointer (&layout));
-      tp_picture_view_show_message (self, NULL);
-    }
-  tp_picture_view_set_busy (self, FALSE);
+    tp_picture_view_set_layout (self, g_steal_pointer (&layout));
+  tp_picture_view_update_busy (self);
 }
 
 /* Asks the worker for the layout of self->dot. */
@@ -196,7 +727,7 @@ tp_picture_view_request_layout (TpPictureView *self)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  tp_picture_view_set_busy (self, TRUE);
+  tp_picture_view_update_busy (self);
   tp_picture_layout_new_async (self->dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
 }
 
@@ -212,6 +743,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
   self->dot = g_strdup (dot);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  tp_picture_view_drop_next_layout (self);
 
   if (dot[0] == '\0')
     {
@@ -220,7 +752,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
       tp_picture_view_show_message (self, readings == NULL
                                             ? "The picture appears here."
                                             : "The picture appears once the engine writes the graph.");
-      tp_picture_view_set_busy (self, FALSE);
+      tp_picture_view_update_busy (self);
       return;
     }
   /* Graphviz's time (and memory) is spent only on a picture someone
@@ -230,7 +762,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
   else
     {
       self->pending = TRUE;
-      tp_picture_view_set_busy (self, FALSE);
+      tp_picture_view_update_busy (self);
     }
 }
 
@@ -256,7 +788,8 @@ tp_picture_view_stale_cb (TpPictureView *self)
     gtk_widget_remove_css_class (GTK_WIDGET (self), "stale");
 }
 
-/* Pans so the selected node is in view (when it is not already). */
+/* Pans so the selected node is in view (when it is not already); the
+ * highlight itself is drawn on the raster, not into it. */
 static void
 tp_picture_view_selected_cb (TpPictureView *self)
 {
@@ -274,6 +807,7 @@ tp_picture_view_selected_cb (TpPictureView *self)
         {
           self->offset_x = cw / 2 - (x + w / 2) * scale;
           self->offset_y = ch / 2 - (y + h / 2) * scale;
+          tp_picture_view_update_raster (self);
         }
     }
   gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
@@ -296,7 +830,7 @@ tp_picture_view_zoom_at (TpPictureView *self,
   self->offset_y = cy - (cy - oy) * next / scale;
   self->scale = next;
   self->fit = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_moved (self);
 }
 
 static void
@@ -327,7 +861,7 @@ tp_picture_view_zoom_fit (TpPictureView *self)
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
   self->fit = TRUE;
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_moved (self);
 }
 
 /* Shown alone (the focus layout, for slides): fitting may enlarge a
@@ -339,7 +873,7 @@ tp_picture_view_set_presenting (TpPictureView *self,
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
   self->presenting = !!presenting;
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_moved (self);
 }
 
 static gboolean
@@ -381,7 +915,7 @@ tp_picture_view_scroll_cb (TpPictureView            *self,
   self->offset_x = ox - dx * 40;
   self->offset_y = oy - dy * 40;
   self->fit = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_moved (self);
   return TRUE;
 }
 
@@ -416,7 +950,7 @@ tp_picture_view_drag_update_cb (TpPictureView  *self,
   self->fit = FALSE;
   self->offset_x = self->drag_x + dx;
   self->offset_y = self->drag_y + dy;
-  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+  tp_picture_view_moved (self);
 }
 
 static void
@@ -439,6 +973,74 @@ tp_picture_view_click_cb (TpPictureView   *self,
   tp_picture_view_get_transform (self, &scale, &ox, &oy);
   tp_document_set_selected_node (self->document,
                                  tp_picture_layout_node_at (self->layout, (x - ox) / scale, (y - oy) / scale));
+}
+
+/* {==== the canvas ====} */
+
+static void
+tp_picture_canvas_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  TpPictureCanvas *self = TP_PICTURE_CANVAS (widget);
+
+  if (self->view != NULL)
+    tp_picture_view_snapshot_canvas (self->view, snapshot);
+}
+
+static void
+tp_picture_canvas_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  TpPictureCanvas *self = TP_PICTURE_CANVAS (widget);
+
+  self->width = width;
+  self->height = height;
+  self->allocated = TRUE;
+  if (self->view != NULL)
+    tp_picture_view_update_raster (self->view);
+}
+
+static void
+tp_picture_canvas_map (GtkWidget *widget)
+{
+  TpPictureCanvas *self = TP_PICTURE_CANVAS (widget);
+
+  GTK_WIDGET_CLASS (tp_picture_canvas_parent_class)->map (widget);
+  if (self->view != NULL)
+    {
+      tp_picture_view_update_raster (self->view);
+      tp_picture_view_update_busy (self->view);
+    }
+}
+
+static void
+tp_picture_canvas_unmap (GtkWidget *widget)
+{
+  TpPictureCanvas *self = TP_PICTURE_CANVAS (widget);
+
+  GTK_WIDGET_CLASS (tp_picture_canvas_parent_class)->unmap (widget);
+  if (self->view != NULL)
+    tp_picture_view_update_busy (self->view);
+}
+
+static void
+tp_picture_canvas_class_init (TpPictureCanvasClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  widget_class->snapshot = tp_picture_canvas_snapshot;
+  widget_class->size_allocate = tp_picture_canvas_size_allocate;
+  widget_class->map = tp_picture_canvas_map;
+  widget_class->unmap = tp_picture_canvas_unmap;
+  gtk_widget_class_set_css_name (widget_class, "picturecanvas");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tp_picture_canvas_init (TpPictureCanvas *self)
+{
 }
 
 /* {==== public ====} */
@@ -538,6 +1140,47 @@ tp_picture_view_get_node_center (TpPictureView *self,
   return TRUE;
 }
 
+/* Rasters started so far (for tests and the benchmark: a selection or a
+ * pan within the raster starts none). */
+guint
+tp_picture_view_get_n_rasters (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), 0);
+
+  return self->n_generations;
+}
+
+/* TRUE while a raster is being made (for tests). */
+gboolean
+tp_picture_view_is_rasterizing (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return self->raster_generation != 0;
+}
+
+/* The raster shown, whole (the canvas draws it in tiles), or NULL; for
+ * tests. */
+GdkTexture *
+tp_picture_view_get_texture (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->raster != NULL ? self->raster->texture : NULL;
+}
+
+/* Canvas pixels per picture pixel, as shown. */
+double
+tp_picture_view_get_scale (TpPictureView *self)
+{
+  double scale, ox, oy;
+
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), 1.0);
+
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  return scale;
+}
+
 /* The selected node's box in picture pixels, for tests. */
 gboolean
 tp_picture_view_get_selected_bounds (TpPictureView   *self,
@@ -562,9 +1205,15 @@ tp_picture_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  tp_picture_view_cancel_raster (self);
+  g_clear_handle_id (&self->install_idle, g_source_remove);
+  g_clear_pointer (&self->raster, raster_free);
+  g_clear_pointer (&self->next_layout, tp_picture_layout_unref);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
+  if (self->canvas != NULL)
+    self->canvas->view = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_PICTURE_VIEW);
 
   G_OBJECT_CLASS (tp_picture_view_parent_class)->dispose (object);
@@ -641,6 +1290,7 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (TP_TYPE_PICTURE_CANVAS);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pictureview");
   gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-picture-view.ui");
@@ -666,7 +1316,9 @@ tp_picture_view_init (TpPictureView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->fit = TRUE;
   self->scale = 1;
-  gtk_drawing_area_set_draw_func (self->canvas, tp_picture_view_draw, self, NULL);
+  self->canvas->view = self;
+  g_signal_connect_object (self->canvas, "notify::scale-factor",
+                           G_CALLBACK (tp_picture_view_moved), self, G_CONNECT_SWAPPED);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, "Picture of the recorded graph",
                                   -1);

@@ -1,6 +1,6 @@
 /* tp-picture-view.h: the picture pane; the DOT reading laid out by
- * graphviz (ui/tp-render.h) and drawn as vectors with cairo, zoomable and
- * pannable. */
+ * graphviz (ui/tp-render.h), rasterized from its vectors with cairo in a
+ * worker thread at the scale shown, zoomable and pannable. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -30,5 +30,12 @@ gboolean    tp_picture_view_get_node_center (TpPictureView *self,
                                              double        *y);
 gboolean    tp_picture_view_get_selected_bounds (TpPictureView   *self,
                                                  graphene_rect_t *bounds);
+/* The raster the canvas shows (the picture is drawn off the main thread
+ * into a texture), how many were started, and the scale shown: for tests
+ * and the benchmark. */
+GdkTexture *tp_picture_view_get_texture    (TpPictureView *self);
+guint       tp_picture_view_get_n_rasters  (TpPictureView *self);
+gboolean    tp_picture_view_is_rasterizing (TpPictureView *self);
+double      tp_picture_view_get_scale      (TpPictureView *self);
 
 G_END_DECLS

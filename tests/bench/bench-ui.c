@@ -27,14 +27,20 @@
  *             runs and leaks in the worker process, which is replaced
  *             every so often; the count of workers started is printed).
  *
- * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--skip-edits] [--skip-relayouts]
+ * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]
  *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six */
 #include "config.h"
+#define _GNU_SOURCE 1   /* sigaction, SA_RESTART, backtrace */
 
+#include <execinfo.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tp-application.h"
 #include "tp-document.h"
@@ -45,26 +51,85 @@
 /* {==== the heartbeat ====} */
 
 static gint64 last_beat;
+static gint64 watch_beat;        /* last_beat, for the watchdog thread */
 static gint64 max_gap;
+static gint64 last_cpu;          /* the main thread's CPU time at the last beat */
+static gint64 max_busy;          /* µs: the most CPU it used between two beats */
 
+static gint64
+thread_cpu_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* A gap between beats is the main thread busy, or waiting: for the X
+ * server's answer, or for a core (both are the machine's, not the app's
+ * work).  The CPU time it used in the gap tells them apart. */
 static gboolean
 heartbeat_cb (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_usec ();
 
   if (last_beat != 0 && now - last_beat > max_gap)
     max_gap = now - last_beat;
+  if (last_beat != 0 && cpu - last_cpu > max_busy)
+    max_busy = cpu - last_cpu;
   last_beat = now;
+  last_cpu = cpu;
+  __atomic_store_n (&watch_beat, now, __ATOMIC_RELAXED);
   return G_SOURCE_CONTINUE;
 }
 
 static gint64 max_frame;
+
+/* --trace-stalls MS: a watchdog thread signals the main thread whenever
+ * it has not beaten for MS; the handler prints the main thread's stack
+ * (what is keeping it busy). */
+static gint stall_trace_ms;
+static pthread_t main_thread;
+
+static void
+stall_signal_cb (int sig)
+{
+  void *frames[64];
+  int n = backtrace (frames, G_N_ELEMENTS (frames));
+  static const char head[] = "\n== main thread stalled; its stack:\n";
+
+  (void) sig;
+  if (write (STDERR_FILENO, head, sizeof head - 1) < 0)
+    return;
+  backtrace_symbols_fd (frames, n, STDERR_FILENO);
+}
+
+static gpointer
+stall_watchdog (gpointer data)
+{
+  gint64 signalled = 0;
+
+  for (;;)
+    {
+      gint64 beat = __atomic_load_n (&watch_beat, __ATOMIC_RELAXED);
+
+      g_usleep (1000);
+      if (beat != 0 && beat != signalled && g_get_monotonic_time () - beat > stall_trace_ms * 1000)
+        {
+          signalled = beat;
+          pthread_kill (main_thread, SIGUSR2);
+        }
+    }
+  return NULL;
+}
 
 static void
 stall_reset (void)
 {
   last_beat = 0;
   max_gap = 0;
+  max_busy = 0;
 }
 
 /* {==== figures ====} */
@@ -115,6 +180,8 @@ static gboolean painted;
 static gint64 paint_started;
 /* max_frame: µs, the longest layout + paint of a frame */
 
+static guint n_frames;           /* frames painted, in all */
+static guint n_long_frames;      /* of which longer than 8 ms */
 static gint64 layout_done;
 static gint64 max_layout;       /* µs: the longest layout phase */
 
@@ -142,6 +209,11 @@ after_paint_cb (GdkFrameClock *clock,
 
   if (paint_started != 0 && took > max_frame)
     max_frame = took;
+  if (paint_started != 0)
+    {
+      n_frames++;
+      n_long_frames += took > 8000;
+    }
   paint_started = 0;
   painted = TRUE;
 }
@@ -199,18 +271,29 @@ program_300 (void)
   return g_string_free (s, FALSE);
 }
 
-/* Replaces the buffer's last line with @line, as one user action. */
+/* Replaces line @index of the buffer (-1: the last) with @line, as one
+ * user action. */
 static void
-replace_last_line (TpDocument *document,
-                   const char *line)
+replace_line (TpDocument *document,
+              int         index,
+              const char *line)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
   GtkTextIter start, end;
 
   gtk_text_buffer_begin_user_action (buffer);
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  start = end;
-  gtk_text_iter_set_line_offset (&start, 0);
+  if (index < 0)
+    {
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      start = end;
+      gtk_text_iter_set_line_offset (&start, 0);
+    }
+  else
+    {
+      gtk_text_buffer_get_iter_at_line (buffer, &start, index);
+      end = start;
+      gtk_text_iter_forward_to_line_end (&end);
+    }
   gtk_text_buffer_delete (buffer, &start, &end);
   gtk_text_buffer_insert (buffer, &start, line, -1);
   gtk_text_buffer_end_user_action (buffer);
@@ -221,6 +304,7 @@ typedef struct
   GArray *ready;                /* ms from the edit to every pane */
   GArray *painted;              /* ms from the edit to the frame showing it */
   gint64 stall;                 /* µs */
+  gint64 busy;                  /* µs: of it, the main thread on a core */
   gint64 frame;                 /* µs: the longest frame */
   guint failed;
 } Timings;
@@ -231,6 +315,7 @@ timings_init (Timings *t)
   t->ready = g_array_new (FALSE, FALSE, sizeof (double));
   t->painted = g_array_new (FALSE, FALSE, sizeof (double));
   t->stall = 0;
+  t->busy = 0;
   t->frame = 0;
   t->failed = 0;
 }
@@ -242,7 +327,11 @@ timings_clear (Timings *t)
   g_array_unref (t->painted);
 }
 
-/* @n edits on what @window shows; the statement refers to @name. */
+/* @n edits on what @window shows: the last line becomes a statement
+ * that refers to @name; or, with @name NULL, the first line (a comment)
+ * becomes a statement and a comment again by turns, so every node of the
+ * program is renumbered at every edit and every line of every reading
+ * changes. */
 static void
 run_edits (TpWindow   *window,
            const char *name,
@@ -254,14 +343,16 @@ run_edits (TpWindow   *window,
 
   for (guint k = 0; k < n; k++)
     {
-      g_autofree char *line = g_strdup_printf ("extra = %s * %u.5", name, first + k);
+      g_autofree char *line = name != NULL ? g_strdup_printf ("extra = %s * %u.5", name, first + k)
+                                           : k % 2 == 0 ? g_strdup_printf ("early = %u.5", first + k)
+                                           : g_strdup_printf ("# a comment %u", first + k);
       gint64 t0, t1, t2;
       double ms;
 
       stall_reset ();
       max_frame = 0;
       t0 = g_get_monotonic_time ();
-      replace_last_line (document, line);
+      replace_line (document, name != NULL ? -1 : 0, line);
       if (!wait_ready (window))
         {
           t->failed++;
@@ -272,6 +363,8 @@ run_edits (TpWindow   *window,
       t2 = g_get_monotonic_time ();
       if (max_gap > t->stall)
         t->stall = max_gap;
+      if (max_busy > t->busy)
+        t->busy = max_busy;
       if (max_frame > t->frame)
         t->frame = max_frame;
       ms = (double) (t1 - t0) / 1000.0;
@@ -332,12 +425,13 @@ bench_edits (guint edits,
   const TpSample *samples = tp_samples_get (&n_samples);
   g_autofree char *big = program_300 ();
   TpWindow *window = window_new ();
-  Timings small, large;
+  Timings small, large, top;
   guint done = 0;
 
   tp_document_set_recompute_delay (tp_window_get_document (window), delay_ms);
   timings_init (&small);
   timings_init (&large);
+  timings_init (&top);
   for (guint i = 0; i < n_samples; i++)
     {
       guint n = edits / n_samples + (i < edits % n_samples ? 1 : 0);
@@ -349,23 +443,34 @@ bench_edits (guint edits,
     }
   window_load (window, NULL, big);
   run_edits (window, "loss", edits, 0, &large);
+  window_load (window, NULL, big);
+  run_edits (window, NULL, MAX (edits / 4, 1), 0, &top);
 
   printf ("\nedit -> every pane, debounce %u ms (%s)\n", delay_ms,
           delay_ms > 0 ? "what a reader sees" : "the reading work alone");
   print_times ("samples: edit -> all panes ready", small.ready);
   print_times ("samples: edit -> painted", small.painted);
-  printf ("  %-44s %.1f ms (longest frame: %.1f ms)\n", "samples: longest main-thread stall",
-          (double) small.stall / 1000.0, (double) small.frame / 1000.0);
+  printf ("  %-44s %.1f ms (longest frame: %.1f ms; busy on a core at most %.1f ms of a stall)\n",
+          "samples: longest main-thread stall",
+          (double) small.stall / 1000.0, (double) small.frame / 1000.0, (double) small.busy / 1000.0);
   print_times ("300 lines: edit -> all panes ready", large.ready);
   print_times ("300 lines: edit -> painted", large.painted);
-  printf ("  %-44s %.1f ms (longest frame: %.1f ms)\n", "300 lines: longest main-thread stall",
-          (double) large.stall / 1000.0, (double) large.frame / 1000.0);
-  printf ("  longest layout phase %.1f ms\n", (double) max_layout / 1000.0);
-  if (small.failed + large.failed > 0)
-    printf ("  %u edits never became ready within 30 s\n", small.failed + large.failed);
+  printf ("  %-44s %.1f ms (longest frame: %.1f ms; busy on a core at most %.1f ms of a stall)\n",
+          "300 lines: longest main-thread stall",
+          (double) large.stall / 1000.0, (double) large.frame / 1000.0, (double) large.busy / 1000.0);
+  print_times ("300 lines, edit at the top: -> all panes ready", top.ready);
+  printf ("  %-44s %.1f ms (longest frame: %.1f ms; busy on a core at most %.1f ms of a stall)\n",
+          "300 lines, at the top: longest stall",
+          (double) top.stall / 1000.0, (double) top.frame / 1000.0, (double) top.busy / 1000.0);
+  printf ("  longest layout phase %.1f ms; %u of %u frames took over 8 ms\n", (double) max_layout / 1000.0,
+          n_long_frames, n_frames);
+  n_frames = n_long_frames = 0;
+  if (small.failed + large.failed + top.failed > 0)
+    printf ("  %u edits never became ready within 30 s\n", small.failed + large.failed + top.failed);
   fflush (stdout);
   timings_clear (&small);
   timings_clear (&large);
+  timings_clear (&top);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -378,10 +483,10 @@ bench_typing (void)
   TpWindow *window = window_new ();
   TpDocument *document = tp_window_get_document (window);
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
-  gint64 worst = 0, last_key, ready;
+  gint64 worst = 0, worst_busy = 0, last_key, ready;
 
   window_load (window, "readme", NULL);
-  replace_last_line (document, "");
+  replace_line (document, -1, "");
   wait_ready (window);
   for (const char *p = text; *p != '\0'; p++)
     {
@@ -394,6 +499,7 @@ bench_typing (void)
       wait_ms (30);
       if (max_gap > worst)
         worst = max_gap;
+      worst_busy = MAX (worst_busy, max_busy);
     }
   last_key = g_get_monotonic_time () - 30000;
   stall_reset ();
@@ -401,8 +507,10 @@ bench_typing (void)
   ready = g_get_monotonic_time ();
   if (max_gap > worst)
     worst = max_gap;
+  worst_busy = MAX (worst_busy, max_busy);
   printf ("\ntyping %zu characters 30 ms apart (README sample)\n", strlen (text));
-  printf ("  %-44s %.1f ms\n", "longest main-thread stall while typing", (double) worst / 1000.0);
+  printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall)\n", "longest main-thread stall while typing",
+          (double) worst / 1000.0, (double) worst_busy / 1000.0);
   printf ("  %-44s %.1f ms\n", "last key -> all panes ready", (double) (ready - last_key) / 1000.0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -499,13 +607,15 @@ main (int   argc,
         relayouts = (guint) atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--focus") && i + 1 < argc)
         focus_pane = atoi (argv[++i]);
+      else if (g_str_equal (argv[i], "--trace-stalls") && i + 1 < argc)
+        stall_trace_ms = atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--skip-edits"))
         skip_edits = TRUE;
       else if (g_str_equal (argv[i], "--skip-relayouts"))
         skip_relayouts = TRUE;
       else
         {
-          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--skip-edits] [--skip-relayouts]\n");
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]\n");
           return 2;
         }
     }
@@ -521,6 +631,18 @@ main (int   argc,
   gtk_init ();
   tp_ui_init ();
   g_timeout_add_full (G_PRIORITY_HIGH, 1, heartbeat_cb, NULL, NULL);
+  if (stall_trace_ms > 0)
+    {
+      void *warm[4];
+      struct sigaction action = { 0 };
+
+      backtrace (warm, 4);      /* loads the unwinder outside the handler */
+      main_thread = pthread_self ();
+      action.sa_handler = stall_signal_cb;
+      action.sa_flags = SA_RESTART;
+      sigaction (SIGUSR2, &action, NULL);
+      g_thread_unref (g_thread_new ("stall-watchdog", stall_watchdog, NULL));
+    }
 
   printf ("bench-ui: GTK %u.%u.%u, renderer %s\n", gtk_get_major_version (), gtk_get_minor_version (),
           gtk_get_micro_version (), g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default");

@@ -1,15 +1,21 @@
 /* test-picture.c: the picture's layout seam: a DOT graph is laid out off
  * the main thread by the renderer, hit-tested by node, superseded
  * cleanly, kept for reuse, reduced over the budget, and exported exactly
- * as the command line exports it. */
+ * as the command line exports it; drawn from several threads at once
+ * safely; and the pane's rasters, made off the main thread, at the scale
+ * shown and bounded, never for a selection. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
 
+#include "tp-document.h"
 #include "tp-engine.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-view.h"
+#include "tp-samples.h"
 #ifdef TP_HAVE_RENDER
 #include "tp-render.h"
 #endif
@@ -498,6 +504,402 @@ test_picture_stale_killed (void)
   g_main_loop_unref (wait.loop);
 }
 
+/* {==== drawing from threads ====} */
+
+typedef struct
+{
+  TpPictureLayout *layout;
+  cairo_surface_t *reference;
+  gboolean same;
+} DrawThread;
+
+static cairo_surface_t *
+draw_at (TpPictureLayout *layout,
+         double           zoom)
+{
+  int width = (int) (tp_picture_layout_get_width (layout) * zoom) + 1;
+  int height = (int) (tp_picture_layout_get_height (layout) * zoom) + 1;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_scale (cr, zoom, zoom);
+  tp_picture_layout_draw (layout, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static gboolean
+surfaces_equal (cairo_surface_t *a,
+                cairo_surface_t *b)
+{
+  int height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+
+  return cairo_image_surface_get_width (a) == cairo_image_surface_get_width (b)
+         && height == cairo_image_surface_get_height (b)
+         && memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                    (size_t) stride * (size_t) height) == 0;
+}
+
+static gpointer
+draw_thread (gpointer data)
+{
+  DrawThread *t = data;
+
+  t->same = TRUE;
+  for (guint i = 0; i < 20; i++)
+    {
+      cairo_surface_t *surface = draw_at (t->layout, 1.5);
+
+      t->same = t->same && surfaces_equal (surface, t->reference);
+      cairo_surface_destroy (surface);
+    }
+  return NULL;
+}
+
+/* One layout may be drawn from several threads at once (the picture pane
+ * rasterizes in a worker, and every window shares the cached layout):
+ * the draws take turns and each is the same picture. */
+static void
+test_picture_draw_threads (void)
+{
+  g_autoptr(GError) error = NULL;
+  TpPictureLayout *layout = layout_sync (DOT, &error);
+  DrawThread threads[4];
+  GThread *handles[G_N_ELEMENTS (threads)];
+  cairo_surface_t *reference;
+
+  g_assert_no_error (error);
+  reference = draw_at (layout, 1.5);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      threads[i] = (DrawThread) { layout, reference, FALSE };
+      handles[i] = g_thread_new ("draw", draw_thread, &threads[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_thread_join (handles[i]);
+      g_assert_true (threads[i].same);
+    }
+  cairo_surface_destroy (reference);
+  tp_picture_layout_unref (layout);
+}
+
+/* {==== the pane ====} */
+
+typedef struct
+{
+  TpDocument *document;
+  TpPictureView *view;
+  GtkWidget *window;
+} Pane;
+
+static void
+pane_open (Pane       *pane,
+           const char *text)
+{
+  pane->document = tp_document_new ();
+  tp_document_set_text (pane->document, text);
+  tp_document_recompute_now (pane->document);
+  pane->view = TP_PICTURE_VIEW (tp_picture_view_new ());
+  tp_picture_view_set_document (pane->view, pane->document);
+  pane->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (pane->window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (pane->window), GTK_WIDGET (pane->view));
+  gtk_window_present (GTK_WINDOW (pane->window));
+}
+
+static void
+pane_close (Pane *pane)
+{
+  gtk_window_destroy (GTK_WINDOW (pane->window));
+  g_clear_object (&pane->document);
+}
+
+/* Shown: the picture of the newest text is on the canvas, and no raster
+ * is on its way. */
+static gboolean
+pane_settled (gpointer data)
+{
+  Pane *pane = data;
+
+  return !tp_picture_view_get_busy (pane->view) && tp_picture_view_has_picture (pane->view)
+         && tp_picture_view_get_texture (pane->view) != NULL && !tp_picture_view_is_rasterizing (pane->view);
+}
+
+static gboolean
+pane_idle (gpointer data)
+{
+  Pane *pane = data;
+
+  return !tp_picture_view_get_busy (pane->view) && !tp_picture_view_is_rasterizing (pane->view);
+}
+
+static void
+pane_run (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+frame_painted_cb (GdkFrameClock *clock,
+                  gboolean      *painted)
+{
+  *painted = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Runs until @widget's window has painted a frame. */
+static void
+pane_wait_frame (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gboolean painted = FALSE;
+  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (frame_painted_cb), &painted);
+
+  gtk_widget_queue_draw (widget);
+  g_assert_true (tp_test_wait_until (is_true, &painted, 10));
+  g_signal_handler_disconnect (clock, id);
+}
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *icon)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), icon) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, icon);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkGesture *
+find_gesture (GtkWidget *widget,
+              GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return GTK_GESTURE (controller);
+    }
+  return NULL;
+}
+
+/* The raster's nodes in @node: textures, or (with GSK's cairo renderer,
+ * where the pane draws its raster as a cairo node) cairo nodes. */
+static guint
+count_textures (GskRenderNode *node)
+{
+  guint n = 0;
+
+  if (node == NULL)
+    return 0;
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXTURE_NODE:
+    case GSK_CAIRO_NODE:
+      return 1;
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        n += count_textures (gsk_container_node_get_child (node, i));
+      return n;
+    case GSK_CLIP_NODE:
+      return count_textures (gsk_clip_node_get_child (node));
+    case GSK_ROUNDED_CLIP_NODE:
+      return count_textures (gsk_rounded_clip_node_get_child (node));
+    case GSK_TRANSFORM_NODE:
+      return count_textures (gsk_transform_node_get_child (node));
+    case GSK_OPACITY_NODE:
+      return count_textures (gsk_opacity_node_get_child (node));
+    case GSK_DEBUG_NODE:
+      return count_textures (gsk_debug_node_get_child (node));
+    default:
+      return 0;
+    }
+}
+
+/* A new layout is rasterized off the main thread at the scale shown: the
+ * pane is busy until the raster is up, the raster is the fitted picture
+ * at the display's scale, and the window's own snapshot (what
+ * --screenshot saves) holds it.  A selection draws its box over the
+ * raster and rasterizes nothing. */
+static void
+test_picture_pane_raster (void)
+{
+  g_autofree char *text = tp_samples_dup_text ("readme");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  TpPictureLayout *layout;
+  GdkTexture *texture;
+  Pane pane = { NULL };
+  double scale, device;
+  guint rasters;
+
+  pane_open (&pane, text);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_false (tp_picture_view_get_busy (pane.view));
+  texture = tp_picture_view_get_texture (pane.view);
+  g_assert_nonnull (texture);
+
+  /* the whole picture, fitted, at the display's scale, within a pixel */
+  layout = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
+  g_assert_no_error (error);
+  scale = tp_picture_view_get_scale (pane.view);
+  device = gtk_widget_get_scale_factor (tp_picture_view_get_canvas (pane.view));
+  g_test_message ("raster %dx%d for a %.0fx%.0f picture at %.3f, device scale %g",
+                  gdk_texture_get_width (texture), gdk_texture_get_height (texture),
+                  tp_picture_layout_get_width (layout), tp_picture_layout_get_height (layout), scale, device);
+  g_assert_cmpfloat (scale, >, 0.1);
+  g_assert_cmpfloat (fabs (gdk_texture_get_width (texture) - tp_picture_layout_get_width (layout) * scale * device), <=, 1.0);
+  g_assert_cmpfloat (fabs (gdk_texture_get_height (texture) - tp_picture_layout_get_height (layout) * scale * device), <=, 1.0);
+  tp_picture_layout_unref (layout);
+
+  /* the window's snapshot (as --screenshot takes it, once the window
+   * has drawn) draws the raster, in tiles */
+  pane_wait_frame (pane.window);
+  paintable = gtk_widget_paintable_new (pane.window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gtk_widget_get_width (pane.window), gtk_widget_get_height (pane.window));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_cmpuint (count_textures (node), >, 0);
+
+  /* selections: drawn on top, no raster */
+  rasters = tp_picture_view_get_n_rasters (pane.view);
+  for (int n = 0; n < 6; n++)
+    {
+      graphene_rect_t bounds;
+
+      tp_document_set_selected_node (pane.document, n);
+      g_assert_true (tp_picture_view_get_selected_bounds (pane.view, &bounds));
+      g_assert_false (tp_picture_view_is_rasterizing (pane.view));
+      pane_run (30);
+    }
+  tp_document_set_selected_node (pane.document, -1);
+  pane_run (30);
+  g_assert_cmpuint (tp_picture_view_get_n_rasters (pane.view), ==, rasters);
+  g_assert_true (tp_picture_view_get_texture (pane.view) == texture);
+  g_assert_false (tp_picture_view_get_busy (pane.view));
+
+  pane_close (&pane);
+}
+
+/* Zoomed in, a raster holds the canvas and a margin, never the whole
+ * picture; a pan within the margin rasterizes nothing, one beyond it does,
+ * and neither makes the pane busy.  A new layout does, until its raster
+ * is up. */
+static void
+test_picture_pane_zoom_pan (void)
+{
+  g_autofree char *text = tp_samples_dup_text ("readme");
+  g_autofree char *changed = NULL;
+  g_autoptr(GError) error = NULL;
+  TpPictureLayout *layout;
+  GtkWidget *canvas, *zoom_in;
+  GtkGesture *drag;
+  GdkTexture *texture;
+  Pane pane = { NULL };
+  double device, canvas_w;
+  guint rasters;
+  int w, h;
+
+  pane_open (&pane, text);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  canvas = tp_picture_view_get_canvas (pane.view);
+  device = gtk_widget_get_scale_factor (canvas);
+  canvas_w = gtk_widget_get_width (canvas) * device;
+  zoom_in = find_button (GTK_WIDGET (pane.view), "zoom-in-symbolic");
+  drag = find_gesture (canvas, GTK_TYPE_GESTURE_DRAG);
+  g_assert_nonnull (zoom_in);
+  g_assert_nonnull (drag);
+
+  /* zoom in about ten times over: not busy, and the raster is bounded */
+  for (int k = 0; k < 10; k++)
+    {
+      g_signal_emit_by_name (zoom_in, "clicked");
+      g_assert_false (tp_picture_view_get_busy (pane.view));
+      pane_run (10);
+    }
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  texture = tp_picture_view_get_texture (pane.view);
+  w = gdk_texture_get_width (texture);
+  h = gdk_texture_get_height (texture);
+  g_assert_cmpint (w, <=, 4096);
+  g_assert_cmpint (h, <=, 4096);
+  g_assert_cmpint ((gint64) w * h, <=, 8 << 20);
+  g_assert_cmpfloat (w, >, canvas_w + 100);    /* a margin */
+  layout = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (w, <, tp_picture_layout_get_width (layout) * tp_picture_view_get_scale (pane.view) * device - 100);
+  tp_picture_layout_unref (layout);
+
+  /* a short pan: the raster holds it */
+  rasters = tp_picture_view_get_n_rasters (pane.view);
+  g_signal_emit_by_name (drag, "drag-begin", 400.0, 300.0);
+  g_signal_emit_by_name (drag, "drag-update", 30.0, 20.0);
+  pane_run (50);
+  g_assert_cmpuint (tp_picture_view_get_n_rasters (pane.view), ==, rasters);
+  g_assert_true (tp_picture_view_get_texture (pane.view) == texture);
+
+  /* a long one: a new raster, the old one shown meanwhile, not busy */
+  g_signal_emit_by_name (drag, "drag-update", gtk_widget_get_width (canvas) * 1.5, 20.0);
+  g_signal_emit_by_name (drag, "drag-end", gtk_widget_get_width (canvas) * 1.5, 20.0);
+  g_assert_cmpuint (tp_picture_view_get_n_rasters (pane.view), ==, rasters + 1);
+  g_assert_true (tp_picture_view_get_texture (pane.view) == texture);
+  g_assert_false (tp_picture_view_get_busy (pane.view));
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_true (tp_picture_view_get_texture (pane.view) != texture);
+
+  /* a new layout: busy until its raster is up */
+  texture = tp_picture_view_get_texture (pane.view);
+  changed = g_strconcat (text, "twice = loss * 2.0\n", NULL);
+  tp_document_set_text (pane.document, changed);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_picture_view_get_busy (pane.view));
+  g_assert_true (tp_picture_view_get_texture (pane.view) == texture);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_true (tp_picture_view_get_texture (pane.view) != texture);
+
+  /* panned right off the picture, a new layout has nothing to rasterize:
+   * it is taken as it is, and rasterized once it is back in view */
+  rasters = tp_picture_view_get_n_rasters (pane.view);
+  g_signal_emit_by_name (drag, "drag-begin", 400.0, 300.0);
+  g_signal_emit_by_name (drag, "drag-update", gtk_widget_get_width (canvas) * 100.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", gtk_widget_get_width (canvas) * 100.0, 0.0);
+  g_clear_pointer (&changed, g_free);
+  changed = g_strconcat (text, "thrice = loss * 3.0\n", NULL);
+  tp_document_set_text (pane.document, changed);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_test_wait_until (pane_idle, &pane, 20));
+  g_assert_null (tp_picture_view_get_texture (pane.view));
+  g_assert_cmpuint (tp_picture_view_get_n_rasters (pane.view), ==, rasters);
+  tp_picture_view_zoom_fit (pane.view);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_cmpuint (tp_picture_view_get_n_rasters (pane.view), ==, rasters + 1);
+
+  pane_close (&pane);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -514,6 +916,9 @@ main (int   argc,
   g_test_add_func ("/ui/picture/budget", test_picture_budget);
   g_test_add_func ("/ui/picture/engine-reduced", test_picture_engine_reduced);
   g_test_add_func ("/ui/picture/stale-killed", test_picture_stale_killed);
+  g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
+  g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
+  g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);
 #ifdef TP_HAVE_RENDER
   g_test_add_func ("/ui/picture/replay-matches-renderer", test_picture_replay_matches_renderer);
 #endif
