@@ -631,8 +631,15 @@ tp_window_save_png (TpWindow    *self,
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double left, top;
 
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  /* The window's paintable includes the shadow of its client-side
+   * decorations: drawn at its own size and cropped to the window, one
+   * pixel for one (drawn into the window's size it would be scaled). */
+  gtk_native_get_surface_transform (GTK_NATIVE (self), &left, &top);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          MAX (gdk_paintable_get_intrinsic_width (paintable), width),
+                          MAX (gdk_paintable_get_intrinsic_height (paintable), height));
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL || renderer == NULL)
     {
@@ -640,7 +647,8 @@ tp_window_save_png (TpWindow    *self,
       return FALSE;
     }
   texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
+                                         &GRAPHENE_RECT_INIT ((float) left, (float) top,
+                                                              (float) width, (float) height));
   if (!gdk_texture_save_to_png (texture, path))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", path);

@@ -10,16 +10,24 @@
  *             generated 300-line program.  Each edit replaces the last
  *             line with a new statement (so every reading and the picture
  *             change) and waits until every pane shows the readings of
- *             the new text ("ready": the document has applied them and
- *             the picture pane has its layout) and the window has painted
- *             them.  Timed twice: with the document's debounce (what a
- *             reader sees) and with no debounce (the reading work alone).
+ *             the new text ("ready": the document has applied them, every
+ *             text pane holds them, the picture pane shows their layout)
+ *             and the window has painted them.  Then EDITS / 4 edits at
+ *             the top of the 300-line program, a statement and a comment
+ *             by turns, so every node is renumbered and every line of
+ *             every reading changes.  Timed twice: with the document's
+ *             debounce (what a reader sees) and with no debounce (the
+ *             reading work alone).
  *   typing    characters typed one at a time, 30 ms apart, into the
  *             README sample: the longest main-thread stall while typing,
  *             and the time from the last key to every pane.
  *   stall     all through the above, a 1 ms heartbeat on the main loop:
  *             the longest gap between two beats is the longest time the
- *             main thread did not get to run (input would wait that long).
+ *             main thread did not get to run (input would wait that long),
+ *             and "busy" the most CPU time the main thread used between
+ *             two beats (the rest of a gap it waited: for the X server's
+ *             answer, or for a core taken by other processes).  Frames
+ *             (before-paint to after-paint) longer than 8 ms are counted.
  *   relayouts RELAYOUTS layouts of distinct DOT texts of the two-layers
  *             sample, then RELAYOUTS / 10 of the 300-line program's
  *             picture, through the picture's worker (no cache hits): the
@@ -28,7 +36,9 @@
  *             every so often; the count of workers started is printed).
  *
  * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]
- *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six */
+ *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six
+ *   --trace-stalls MS  prints the main thread's stack (to stderr) whenever
+ *                 it has not beaten for MS: what keeps it busy */
 #include "config.h"
 #define _GNU_SOURCE 1   /* sigaction, SA_RESTART, backtrace */
 
