@@ -248,6 +248,22 @@ tp_text_pane_node_at_cursor (TpTextPane *self)
     for (gsize len = (p##_nl = strchr (p, '\n')) != NULL ? (gsize) (p##_nl - p) : strlen (p), \
          p##_once = 1; p##_once; p##_once = 0, (line)++)
 
+/* The bounds of lines [@first, @end): @end past the last line is the end
+ * of the buffer. */
+static void
+get_lines_bounds (GtkTextBuffer *buffer,
+                  int            first,
+                  int            end,
+                  GtkTextIter   *a,
+                  GtkTextIter   *b)
+{
+  gtk_text_buffer_get_iter_at_line (buffer, a, first);
+  if (end >= gtk_text_buffer_get_line_count (buffer))
+    gtk_text_buffer_get_end_iter (buffer, b);
+  else
+    gtk_text_buffer_get_iter_at_line (buffer, b, end);
+}
+
 /* Applies @tag to lines [@first, @end) as one range. */
 static void
 apply_lines_tag (GtkTextBuffer *buffer,
@@ -259,11 +275,7 @@ apply_lines_tag (GtkTextBuffer *buffer,
 
   if (first < 0 || end <= first)
     return;
-  gtk_text_buffer_get_iter_at_line (buffer, &a, first);
-  if (end >= gtk_text_buffer_get_line_count (buffer))
-    gtk_text_buffer_get_end_iter (buffer, &b);
-  else
-    gtk_text_buffer_get_iter_at_line (buffer, &b, end);
+  get_lines_bounds (buffer, first, end, &a, &b);
   gtk_text_buffer_apply_tag_by_name (buffer, tag, &a, &b);
 }
 
@@ -417,11 +429,7 @@ decorate_lines (GtkTextBuffer *buffer,
 
   if (end <= first)
     return;
-  gtk_text_buffer_get_iter_at_line (buffer, &a, first);
-  if (end >= gtk_text_buffer_get_line_count (buffer))
-    gtk_text_buffer_get_end_iter (buffer, &b);
-  else
-    gtk_text_buffer_get_iter_at_line (buffer, &b, end);
+  get_lines_bounds (buffer, first, end, &a, &b);
   for (guint t = 0; t < G_N_ELEMENTS (line_tags); t++)
     {
       Run run = { line_tags[t], -1 };
@@ -778,11 +786,7 @@ delete_lines (GtkTextBuffer *buffer,
 
   if (n == 0)
     return;
-  gtk_text_buffer_get_iter_at_line (buffer, &a, line);
-  if (line + (int) n >= gtk_text_buffer_get_line_count (buffer))
-    gtk_text_buffer_get_end_iter (buffer, &b);
-  else
-    gtk_text_buffer_get_iter_at_line (buffer, &b, line + (int) n);
+  get_lines_bounds (buffer, line, line + (int) n, &a, &b);
   gtk_text_buffer_delete (buffer, &a, &b);
 }
 
