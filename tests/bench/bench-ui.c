@@ -37,8 +37,9 @@
  *
  * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]
  *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six
- *   --trace-stalls MS  prints the main thread's stack (to stderr) whenever
- *                 it has not beaten for MS: what keeps it busy */
+ *   --trace-stalls MS  samples the main thread's stack every millisecond
+ *                 once it has not beaten for MS, and prints the samples
+ *                 (to stderr) at the end: what keeps it busy */
 #include "config.h"
 #define _GNU_SOURCE 1   /* sigaction, SA_RESTART, backtrace */
 
@@ -96,42 +97,69 @@ heartbeat_cb (gpointer data)
 
 static gint64 max_frame;
 
-/* --trace-stalls MS: a watchdog thread signals the main thread whenever
- * it has not beaten for MS; the handler prints the main thread's stack
- * (what is keeping it busy). */
+/* --trace-stalls MS: a watchdog thread signals the main thread every
+ * millisecond once it has not beaten for MS; the handler keeps the main
+ * thread's stack (what is keeping it busy), and the stacks are printed
+ * when the benchmark ends, each with the stall it was taken in. */
+#define TRACE_SAMPLES 20000
+#define TRACE_DEPTH 48
+
+typedef struct
+{
+  gint64 stall;                 /* the beat the stall began after */
+  int depth;
+  void *frames[TRACE_DEPTH];
+} TraceSample;
+
 static gint stall_trace_ms;
 static pthread_t main_thread;
+static TraceSample *trace_samples;
+static int volatile n_trace_samples;
+static gint64 volatile trace_stall;
 
 static void
 stall_signal_cb (int sig)
 {
-  void *frames[64];
-  int n = backtrace (frames, G_N_ELEMENTS (frames));
-  static const char head[] = "\n== main thread stalled; its stack:\n";
+  int k = n_trace_samples;
 
   (void) sig;
-  if (write (STDERR_FILENO, head, sizeof head - 1) < 0)
+  if (k >= TRACE_SAMPLES)
     return;
-  backtrace_symbols_fd (frames, n, STDERR_FILENO);
+  trace_samples[k].stall = trace_stall;
+  trace_samples[k].depth = backtrace (trace_samples[k].frames, TRACE_DEPTH);
+  n_trace_samples = k + 1;
 }
 
 static gpointer
 stall_watchdog (gpointer data)
 {
-  gint64 signalled = 0;
-
   for (;;)
     {
       gint64 beat = __atomic_load_n (&watch_beat, __ATOMIC_RELAXED);
 
       g_usleep (1000);
-      if (beat != 0 && beat != signalled && g_get_monotonic_time () - beat > stall_trace_ms * 1000)
+      if (beat != 0 && beat == __atomic_load_n (&watch_beat, __ATOMIC_RELAXED)
+          && g_get_monotonic_time () - beat > stall_trace_ms * 1000)
         {
-          signalled = beat;
+          trace_stall = beat;
           pthread_kill (main_thread, SIGUSR2);
         }
     }
   return NULL;
+}
+
+static void
+stall_trace_print (void)
+{
+  for (int k = 0; k < n_trace_samples; k++)
+    {
+      char **names = backtrace_symbols (trace_samples[k].frames, trace_samples[k].depth);
+
+      fprintf (stderr, "\n== main thread stalled (stall %" G_GINT64_FORMAT "); its stack:\n", trace_samples[k].stall);
+      for (int i = 0; names != NULL && i < trace_samples[k].depth; i++)
+        fprintf (stderr, "%s\n", names[i]);
+      free (names);
+    }
 }
 
 static void
@@ -648,6 +676,7 @@ main (int   argc,
 
       backtrace (warm, 4);      /* loads the unwinder outside the handler */
       main_thread = pthread_self ();
+      trace_samples = g_new0 (TraceSample, TRACE_SAMPLES);
       action.sa_handler = stall_signal_cb;
       action.sa_flags = SA_RESTART;
       sigaction (SIGUSR2, &action, NULL);
@@ -674,6 +703,11 @@ main (int   argc,
       printf ("\nresident memory over relayouts (graphviz leaks in every layout, in the worker)\n");
       bench_relayouts ("two-layers sample", two_dot, relayouts);
       bench_relayouts ("300-line program (reduced)", big_dot, MAX (relayouts / 10, 1));
+    }
+  if (stall_trace_ms > 0)
+    {
+      stall_trace_ms = G_MAXINT / 1000;   /* the watchdog stops sampling */
+      stall_trace_print ();
     }
   return 0;
 }
