@@ -11,6 +11,7 @@
 
 #include "tp-document.h"
 #include "tp-editor.h"
+#include "tp-text-util.h"
 #include "tp-style.h"
 
 struct _TpEditor
@@ -87,25 +88,6 @@ tp_editor_css_changed (GtkWidget         *widget,
   tp_editor_apply_style (TP_EDITOR (widget));
 }
 
-/* Takes @tag off where it is.  The error underline changes the size of
- * the lines it is on: taken off the whole buffer, it would have GTK lay
- * out every line again after every edit. */
-static void
-remove_tag_where_present (GtkTextBuffer *buffer,
-                          GtkTextTag    *tag)
-{
-  GtkTextIter start, end;
-
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  while (gtk_text_iter_starts_tag (&start, tag) || gtk_text_iter_forward_to_tag_toggle (&start, tag))
-    {
-      end = start;
-      gtk_text_iter_forward_to_tag_toggle (&end, tag);
-      gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
-      start = end;
-    }
-}
-
 /* Puts @iter at 1-based @line and @column (in characters), clamped. */
 static void
 iter_at_position (GtkTextBuffer *buffer,
@@ -134,7 +116,7 @@ tp_editor_update_diagnostic (TpEditor *self)
     return;
   buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
   tag = tp_editor_ensure_tag (buffer, "tp-error");
-  remove_tag_where_present (buffer, tag);
+  tp_text_buffer_remove_tag_present (buffer, tag);
 
   diagnostic = tp_document_get_diagnostic (self->document);
   gtk_revealer_set_reveal_child (self->diagnostic_revealer, diagnostic != NULL);
@@ -185,8 +167,7 @@ tp_editor_show_selected (TpEditor *self)
     return;
   buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
   tag = tp_editor_ensure_tag (buffer, "tp-selected");
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  gtk_text_buffer_remove_tag (buffer, tag, &start, &end);
+  tp_text_buffer_remove_tag_present (buffer, tag);
 
   lines = tp_document_lines_for_node (self->document, tp_document_get_selected_node (self->document));
   for (guint i = 0; i < lines->len; i++)

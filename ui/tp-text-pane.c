@@ -17,6 +17,7 @@
 #include "tp-document.h"
 #include "tp-style.h"
 #include "tp-text-pane.h"
+#include "tp-text-util.h"
 
 typedef struct _TpTextUpdate TpTextUpdate;
 
@@ -639,16 +640,16 @@ static void
 tp_text_pane_show_selected (TpTextPane *self)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
-  GtkTextIter start, end;
+  GtkTextIter start;
+  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
   int node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
   int first = -1;
   int first_ref = -1;           /* StableHLO: an argument has uses only */
   Run selected = { "selected", -1 };
   int line = 0;
 
-  gtk_text_buffer_get_bounds (buffer, &start, &end);
-  gtk_text_buffer_remove_tag_by_name (buffer, "selected", &start, &end);
-  gtk_text_buffer_remove_tag_by_name (buffer, "selected-ref", &start, &end);
+  tp_text_buffer_remove_tag_present (buffer, gtk_text_tag_table_lookup (table, "selected"));
+  tp_text_buffer_remove_tag_present (buffer, gtk_text_tag_table_lookup (table, "selected-ref"));
   if (node < 0 || self->shown == NULL)
     return;
 
