@@ -219,14 +219,17 @@ tp_document_worker_func (gpointer data,
 {
   TpRequest *req = data;
   GMainContext *context = user_data;
+  int priority;
 
-  tp_priority_lower_thread ();  /* the pool's own thread: it stays low */
   /* Skip a request that a newer edit overtook while it waited. */
   if (g_atomic_int_get (&req->compiler->latest) != req->generation)
     {
       tp_request_free (req);
       return;
     }
+  /* the pool shares its threads with GLib's others: lowered for the
+   * reading only (tp-priority.h) */
+  priority = tp_priority_lower_thread ();
   if (req->compiler->session == NULL)
     req->compiler->session = tp_session_new ();
   if (req->compiler->session == NULL)
@@ -237,6 +240,7 @@ tp_document_worker_func (gpointer data,
     }
   else
     tp_request_run (req, req->compiler->session);
+  tp_priority_restore_thread (priority);
   g_main_context_invoke_full (context, G_PRIORITY_DEFAULT,
                               tp_document_request_done_cb, req,
                               tp_request_free);
