@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs every system package the build and the tests need, on a fresh
 # Debian 12 machine. Safe to run again: apt-get skips what is present.
+# Everything comes from Debian's packages; Debian's cargo and rustc build
+# the Rust reference program of tests/fmt (it has no dependencies). The
+# jax toolchain of the StableHLO round trip (pip, pinned) and the web
+# page's packages (npm ci, locked) are installed by the build and the tests
+# themselves.
 # Usage: tools/install-deps.sh [core|all]   (default: all)
 set -euo pipefail
 what=${1:-all}
@@ -8,7 +13,7 @@ what=${1:-all}
 core=(meson ninja-build gcc pkg-config libglib2.0-dev clang llvm libclang-rt-14-dev)
 more=(libgtk-4-dev libgtksourceview-5-dev libgraphviz-dev graphviz libcairo2-dev
       xvfb xauth dbus-daemon imagemagick desktop-file-utils appstream emscripten chromium
-      python3-venv)
+      python3-venv cargo rustc)
 
 pkgs=("${core[@]}")
 [ "$what" = all ] && pkgs+=("${more[@]}")

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 tools/install-deps.sh all
 
-export NODE_PATH=/usr/share/nodejs   # emcc's acorn (toolchain.md E1)
+export NODE_PATH=/usr/share/nodejs   # Debian's emcc finds its acorn only here
 export GTK_A11Y=none                 # no accessibility bus in headless runs
 
 build=${TOPOS_BUILD:-build}
@@ -19,7 +19,7 @@ meson compile -C "$build"
 xvfb-run -a -s "-screen 0 1280x800x24" \
   meson test -C "$build" --print-errorlogs --num-processes 2
 
-# Issue 6: the web playground.  The emscripten cross build makes the engine's
+# The web playground.  The emscripten cross build makes the engine's
 # wasm module and the page (BUILD/web/site); its `meson test` runs native ==
 # wasm on the samples and a generated corpus (against the native topos) and
 # the page in headless Chromium.  Screenshots: $wasm/web/screenshots.
@@ -33,7 +33,7 @@ meson compile -C "$wasm"
 TP_NATIVE_TOPOS="$(realpath "$build")/app/topos" \
   meson test -C "$wasm" --suite web --print-errorlogs --num-processes 1
 
-# Issue 7: the plain-C suites again under ASan + UBSan (a clang build
+# The plain-C suites again under ASan + UBSan (a clang build
 # beside the main one), then a bounded fuzz session on the session seam.
 # TOPOS_FUZZ_SECONDS=0 skips the fuzz session.
 asan=${TOPOS_ASAN_BUILD:-$build-asan}

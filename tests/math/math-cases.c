@@ -8,6 +8,9 @@
 
 #include "math-cases.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "tp-math.h"
 
 const MathFunction math_functions[MATH_N_FUNCTIONS] = {
@@ -206,4 +209,40 @@ void
 math_cases_fill (uint32_t *out)
 {
   generate (out);
+}
+
+size_t
+math_block_count (size_t n)
+{
+  return (n + MATH_BLOCK - 1) / MATH_BLOCK;
+}
+
+void
+math_digest_line (char *buf,
+                  int f,
+                  size_t b,
+                  const uint32_t *xs,
+                  const uint32_t *results,
+                  size_t n)
+{
+  size_t first = b * MATH_BLOCK, i;
+  size_t end = first + MATH_BLOCK < n ? first + MATH_BLOCK : n;
+  uint64_t h = UINT64_C (0xcbf29ce484222325);
+  int k;
+
+  for (i = first; i < end; i++)
+    {
+      uint32_t u = results[i];
+
+      if ((u & 0x7fffffffu) > 0x7f800000u && u != xs[i]
+          && u != (xs[i] | 0x00400000u))
+        u = 0x7fc00000u;
+      for (k = 0; k < 32; k += 8)
+        {
+          h ^= (u >> k) & 0xffu;
+          h *= UINT64_C (0x100000001b3);
+        }
+    }
+  snprintf (buf, MATH_DIGEST_LINE, "%s %zu %zu %zu %016" PRIx64 "\n",
+            math_functions[f].name, b, first, end - first, h);
 }

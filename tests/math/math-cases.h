@@ -47,3 +47,22 @@ size_t math_cases_count (void);
 
 /* Writes the set into out, which must hold math_cases_count () entries. */
 void math_cases_fill (uint32_t *out);
+
+/* The results a function gives on the set are recorded, for a machine
+ * without Rust, as block digests: the set is cut into blocks of
+ * MATH_BLOCK arguments, and each block's results are hashed (FNV-1a 64
+ * over the little-endian bit patterns). A NaN the function made up (any
+ * NaN result other than the argument itself, quieted or not) is hashed as
+ * 0x7fc00000, because hardware differs in the sign and payload of the NaNs
+ * it generates; a propagated NaN is hashed as it is.
+ *
+ * math_digest_line writes "NAME BLOCK FIRST COUNT DIGEST\n" (BLOCK and the
+ * index FIRST of its first argument in decimal, DIGEST in 16 hex digits)
+ * for block b of function f, given the function's results on the whole
+ * set, into buf (at least MATH_DIGEST_LINE bytes). */
+#define MATH_BLOCK 8192
+#define MATH_DIGEST_LINE 96
+
+size_t math_block_count (size_t n);
+void math_digest_line (char *buf, int f, size_t b,
+                       const uint32_t *xs, const uint32_t *results, size_t n);

@@ -20,6 +20,7 @@
 #include "tp-render.h"
 #endif
 #include "tp-ui-test-util.h"
+#include "../tp-test-ci.h"
 
 #define DOT "digraph tape {\n" \
             "  n0 [label=\"0 Parameter\"];\n" \
@@ -322,7 +323,7 @@ test_picture_export_matches_cli (void)
 
   if (g_getenv ("TP_TOPOS") == NULL || samples == NULL)
     {
-      g_test_skip ("TP_TOPOS and TP_SAMPLES_DIR are not set");
+      tp_test_cannot_run ("TP_TOPOS and TP_SAMPLES_DIR are not set");
       return;
     }
   program = g_build_filename (samples, "two-layers.tape", NULL);
@@ -379,7 +380,7 @@ test_picture_replay_matches_renderer (void)
 
   if (samples == NULL)
     {
-      g_test_skip ("TP_SAMPLES_DIR is not set");
+      tp_test_cannot_run ("TP_SAMPLES_DIR is not set");
       return;
     }
   program = g_build_filename (samples, "two-layers.tape", NULL);

@@ -16,12 +16,13 @@ import { join } from 'node:path';
 
 import { CHROMIUM, editorText, openBrowser, READINGS, ready, readings } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
+import { unmet } from './prereq.mjs';
 
 const build = process.env.TP_WEB_BUILD;
 const site = join(build || '.', 'site');
 const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
 const samplesDir = process.env.TP_SAMPLES;
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
+const skip = unmet(!existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false);
 
 const README = readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
 const TEXT = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'summary'];
