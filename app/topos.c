@@ -1,19 +1,22 @@
 /* topos: the command-line front end.  It prints one reading, all of them,
  * or the engine's JSON, for a program read from a file or standard input.
  * Everything it prints comes from the engine's session. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tp-engine.h"
+
 #ifdef TP_HAVE_RENDER
-#include "tp-render.h"
+#include <dlfcn.h>
+#include <stdint.h>
+#include <unistd.h>
 #endif
 
 #define MAX_OBSERVE 256
-/* PNG export: pixels per point (144 dpi), sharp on slides. */
-#define PNG_SCALE 2.0
 
 static const char usage[] =
   "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary]\n"
@@ -72,75 +75,55 @@ slurp (FILE *f, size_t *len)
 }
 
 #ifdef TP_HAVE_RENDER
-static bool
-write_file (const char *path, const void *data, size_t len)
+/* The picture export lives in a module of its own (topos-export.c), loaded
+ * only for --svg and --png: a run that prints readings maps no graphviz,
+ * cairo or X11 library, and starts as fast as a plain C program. */
+typedef int (*ExportFn) (const char *dot, const char *svg_path,
+                         const char *png_path);
+
+/* The module's path: beside this executable (the build tree), else in the
+ * installed module directory. */
+static ExportFn
+load_export (void)
 {
-  FILE *f = fopen (path, "wb");
-  bool ok;
+  char self[4096], path[4096 + 64];
+  ssize_t n = readlink ("/proc/self/exe", self, sizeof self - 1);
+  void *module = NULL;
+  const char *error = NULL;
+  ExportFn fn;
 
-  if (f == NULL)
+  if (n > 0)
     {
-      fprintf (stderr, "topos: cannot write %s: %s\n", path, strerror (errno));
-      return false;
-    }
-  ok = fwrite (data, 1, len, f) == len;
-  ok = fclose (f) == 0 && ok;
-  if (!ok)
-    fprintf (stderr, "topos: cannot write %s\n", path);
-  return ok;
-}
+      char *slash;
 
-/* Lays out the DOT reading and writes the SVG and/or PNG.  Graphviz's
- * messages go to standard error prefixed "topos: picture: ".  Returns an
- * exit status: 0, 1 when graphviz failed, 2 when a file cannot be
- * written. */
-static int
-export_picture (const char *dot, const char *svg_path, const char *png_path)
-{
-  TpRenderOptions options = { 0, svg_path != NULL, png_path != NULL };
-  TpRender *r = tp_render_new (dot, &options);
-  const char *diag;
-  int rc = 0;
-
-  if (r == NULL)
-    {
-      fputs ("topos: out of memory\n", stderr);
-      return 1;
-    }
-  diag = tp_render_diagnostics (r);
-  while (*diag != '\0')
-    {
-      size_t n = strcspn (diag, "\n");
-      fprintf (stderr, "topos: picture: %.*s\n", (int) n, diag);
-      diag += n + (diag[n] == '\n');
-    }
-  if (!tp_render_ok (r))
-    rc = 1;
-  if (rc == 0 && svg_path != NULL)
-    {
-      size_t len;
-      const char *svg = tp_render_svg (r, &len);
-      if (svg == NULL)
-        rc = 1;
-      else if (!write_file (svg_path, svg, len))
-        rc = 2;
-    }
-  if (rc == 0 && png_path != NULL)
-    {
-      size_t len;
-      unsigned char *png = tp_render_png (r, PNG_SCALE, NULL, &len);
-      if (png == NULL)
+      self[n] = '\0';
+      slash = strrchr (self, '/');
+      if (slash != NULL)
         {
-          fputs ("topos: picture: the PNG could not be made (too large?)\n",
-                 stderr);
-          rc = 1;
+          *slash = '\0';
+          snprintf (path, sizeof path, "%s/" TP_EXPORT_MODULE, self);
+          module = dlopen (path, RTLD_NOW | RTLD_LOCAL);
+          if (module == NULL && access (path, F_OK) == 0)
+            error = dlerror ();
         }
-      else if (!write_file (png_path, png, len))
-        rc = 2;
-      free (png);
     }
-  tp_render_free (r);
-  return rc;
+  if (module == NULL && error == NULL)
+    {
+      module = dlopen (TP_MODULE_DIR "/" TP_EXPORT_MODULE, RTLD_NOW | RTLD_LOCAL);
+      if (module == NULL)
+        error = dlerror ();
+    }
+  if (module == NULL)
+    {
+      fprintf (stderr, "topos: the picture export could not be loaded: %s\n",
+               error != NULL ? error : TP_EXPORT_MODULE " not found");
+      return NULL;
+    }
+  fn = (ExportFn) (uintptr_t) dlsym (module, "tp_export_picture");
+  if (fn == NULL)
+    fprintf (stderr, "topos: the picture export could not be loaded: %s\n",
+             dlerror ());
+  return fn;
 }
 #endif
 
@@ -283,8 +266,11 @@ main (int argc, char **argv)
 #ifdef TP_HAVE_RENDER
   if (status == TP_STATUS_OK && (svg_path != NULL || png_path != NULL))
     {
-      int rc = export_picture (tp_session_reading (session, TP_READING_DOT),
-                               svg_path, png_path);
+      ExportFn export_picture = load_export ();
+      int rc = export_picture == NULL
+               ? 1
+               : export_picture (tp_session_reading (session, TP_READING_DOT),
+                                 svg_path, png_path);
       if (rc != 0)
         {
           tp_session_free (session);

@@ -2,6 +2,10 @@
 #ifndef TP_ALLOC_H
 #define TP_ALLOC_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-alloc.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 

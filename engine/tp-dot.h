@@ -29,9 +29,14 @@
 #ifndef TP_DOT_H
 #define TP_DOT_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-dot.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 
 #include "tp-buf.h"
+#include "tp-engine.h"
 #include "tp-plan.h"
 
 /* The default budget, in layout cost units: nodes + edges + the ranks
@@ -41,7 +46,7 @@
  * 1,000-node one (cost about 30,000) would take 1 to 4 s, so it is
  * reduced to its forward band (tests/bench/bench-layout prints the
  * figures). */
-#define TP_DOT_BUDGET 6000u
+#define TP_DOT_BUDGET TP_PICTURE_BUDGET
 
 /* What the picture shows besides the tape itself. */
 typedef struct

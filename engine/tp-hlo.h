@@ -2,6 +2,10 @@
 #ifndef TP_HLO_H
 #define TP_HLO_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-hlo.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 
 #include "tp-buf.h"

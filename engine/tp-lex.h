@@ -7,6 +7,10 @@
 #ifndef TP_LEX_H
 #define TP_LEX_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-lex.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

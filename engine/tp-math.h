@@ -18,6 +18,10 @@
 
 #pragma once
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-math.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 float tp_expf (float x);
 float tp_logf (float x);
 float tp_tanhf (float x);

@@ -570,8 +570,10 @@ parse_call (Parser *p, Keyword kw, TpNode *out)
       if (!expect (p, ','))
         return false;
       v = t->number;
+      /* A whole number: every float from 2^23 up is one, and below that
+       * the conversion to uint32_t is exact and in range. */
       if (t->kind != TP_TOK_NUMBER || !isfinite (v) || v < 0.0f
-          || floorf (v) != v)
+          || (v < 8388608.0f && (float) (uint32_t) v != v))
         return fail_second (p, &fn, "` takes an axis number second, ");
       axis = v >= 4294967295.0f ? UINT32_MAX : (uint32_t) v;
       advance (p);

@@ -3,6 +3,10 @@
 #ifndef TP_PARSE_H
 #define TP_PARSE_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-parse.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

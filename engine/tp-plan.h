@@ -4,6 +4,10 @@
 #ifndef TP_PLAN_H
 #define TP_PLAN_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-plan.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -6,6 +6,10 @@
 #ifndef TP_RUN_H
 #define TP_RUN_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-run.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 
 #include "tp-alloc.h"

@@ -2,6 +2,10 @@
 #ifndef TP_SHAPE_H
 #define TP_SHAPE_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-shape.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -7,6 +7,10 @@
 #ifndef TP_TAPE_H
 #define TP_TAPE_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-tape.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

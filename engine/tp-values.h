@@ -2,6 +2,10 @@
 #ifndef TP_VALUES_H
 #define TP_VALUES_H
 
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-values.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
 #include <stdint.h>
 
 #include "tp-buf.h"

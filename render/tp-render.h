@@ -1,7 +1,7 @@
 /* tp-render.h: the picture's renderer: DOT -> graphviz `dot` layout ->
- * a cairo recording, SVG text and PNG bytes.  GTK-free (graphviz, cairo
- * and the engine's buffers only), so the command line uses it as well as
- * the desktop app.
+ * a cairo recording, SVG text and PNG bytes.  Plain C on graphviz and
+ * cairo, with neither GLib nor GTK nor the engine's internals, so the
+ * command line uses it as well as the desktop app.
  *
  * ## How front ends must call it
  *
@@ -17,7 +17,7 @@
  *   graphviz lays text out with pango and harfbuzz, which crashed (about
  *   one test run in ten) while GTK drew text on the main thread.  The
  *   desktop app runs it in a worker process of its own executable
- *   (ui/tp-picture-layout-render.c).  A program with no other pango user,
+ *   (picture/tp-picture-layout-render.c).  A program with no other pango user,
  *   such as the command line, may call it on any one thread.
  * - If a front end must be able to abandon a layout (a user typing fast
  *   into a big program), lay out in a child process it can kill, e.g.
@@ -28,7 +28,7 @@
  *   whose estimated layout cost is over it is not laid out; a short
  *   notice picture that says so is drawn instead and tp_render_degraded
  *   is true.  The engine's DOT already degrades below this budget
- *   (engine/tp-dot.h); this one is the renderer's own safety net.
+ *   (TP_PICTURE_BUDGET in tp-engine.h); this one is the renderer's own safety net.
  * - Everything else works on the finished, immutable TpRender and never
  *   touches graphviz: tp_render_draw replays a cairo recording surface,
  *   tp_render_png rasterises it, the getters read plain data.  One

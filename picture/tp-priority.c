@@ -1,6 +1,6 @@
 /* tp-priority.c: see tp-priority.h. */
 #define _GNU_SOURCE 1           /* syscall, SYS_gettid */
-#include "config.h"
+#include "tp-picture-config.h"
 
 #include "tp-priority.h"
 

@@ -17,6 +17,11 @@
 extern "C" {
 #endif
 
+/* The picture's layout cost budget (nodes + edges + ranks crossed by long
+ * edges): a tape whose DOT would cost more is drawn reduced to its forward
+ * band.  Front ends that lay the DOT out hand graphviz the same budget. */
+#define TP_PICTURE_BUDGET 6000u
+
 typedef enum
 {
   TP_READING_SPEC,

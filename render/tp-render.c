@@ -13,6 +13,7 @@
 
 #include "tp-render.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -25,13 +26,65 @@
 #include <gvc.h>
 #include <cgraph.h>
 
-#include "tp-alloc.h"
-#include "tp-buf.h"
 
 /* The largest PNG: cairo's image limit on a side, and a total that keeps
  * one image under a gigabyte. */
 #define PNG_MAX_SIDE 32767.0
 #define PNG_MAX_PIXELS (1u << 28)
+
+/* A growable byte string of the renderer's own: diagnostics, the notice's
+ * DOT and PNG bytes.  After a failed allocation it stays failed and keeps
+ * no data. */
+typedef struct
+{
+  char *data;                /* NUL-terminated while len > 0 */
+  size_t len, cap;
+  bool failed;
+} Text;
+
+static void
+text_add (Text *t, const char *bytes, size_t n)
+{
+  if (t->failed)
+    return;
+  if (t->len + n + 1 > t->cap)
+    {
+      size_t cap = t->cap > 0 ? t->cap : 256;
+      char *grown;
+
+      while (cap < t->len + n + 1)
+        cap *= 2;
+      grown = realloc (t->data, cap);
+      if (grown == NULL)
+        {
+          free (t->data);
+          *t = (Text) { .failed = true };
+          return;
+        }
+      t->data = grown;
+      t->cap = cap;
+    }
+  memcpy (t->data + t->len, bytes, n);
+  t->len += n;
+  t->data[t->len] = '\0';
+}
+
+static void
+text_puts (Text *t, const char *s)
+{
+  text_add (t, s, strlen (s));
+}
+
+/* The string, owned by the caller ("" for an empty one), or NULL after a
+ * failed allocation. */
+static char *
+text_steal (Text *t)
+{
+  char *s = t->failed ? NULL : t->data != NULL ? t->data : strdup ("");
+
+  *t = (Text) { 0 };
+  return s;
+}
 
 typedef struct
 {
@@ -56,7 +109,7 @@ struct _TpRender
 
 /* Graphviz's error hook has no user data; it is set only while
  * tp_render_new runs, and graphviz runs in one place at a time. */
-static TpBuf *capture;
+static Text *capture;
 
 /* The graphviz context, made on first use and kept for the process. */
 static GVC_t *shared_gvc;
@@ -65,7 +118,7 @@ static int
 capture_error (char *text)
 {
   if (capture != NULL && text != NULL)
-    tp_buf_puts (capture, text);
+    text_puts (capture, text);
   return 0;
 }
 
@@ -249,12 +302,12 @@ read_dot (const char *dot)
 
 /* Appends a line of our own to the diagnostics. */
 static void
-note (TpBuf *diag, const char *text)
+note (Text *diag, const char *text)
 {
   if (diag->len > 0 && diag->data[diag->len - 1] != '\n')
-    tp_buf_putc (diag, '\n');
-  tp_buf_puts (diag, text);
-  tp_buf_putc (diag, '\n');
+    text_puts (diag, "\n");
+  text_puts (diag, text);
+  text_puts (diag, "\n");
 }
 
 static bool
@@ -360,26 +413,23 @@ out:
 static char *
 notice_dot (uint64_t nodes, uint64_t edges, uint64_t cost, uint32_t budget)
 {
-  TpBuf b;
+  static const char format[] =
+    "digraph notice {\n"
+    "  graph [bgcolor=\"transparent\", pad=0.15];\n"
+    "  note [id=\"note\", class=\"note\", shape=box, "
+    "style=\"rounded,filled\", fillcolor=\"#FFFFFF\", "
+    "color=\"#EE3377\", penwidth=2, fontcolor=\"#222222\", "
+    "fontname=\"Helvetica\", fontsize=12, "
+    "label=<<B>this picture is too large to lay out</B><BR/>"
+    "%" PRIu64 " nodes and %" PRIu64 " edges: layout cost %" PRIu64
+    ", budget %" PRIu32
+    "<BR/>read the spec and derivative readings instead>];\n}\n";
+  int n = snprintf (NULL, 0, format, nodes, edges, cost, budget);
+  char *dot = n >= 0 ? malloc ((size_t) n + 1) : NULL;
 
-  tp_buf_init (&b);
-  tp_buf_puts (&b,
-               "digraph notice {\n"
-               "  graph [bgcolor=\"transparent\", pad=0.15];\n"
-               "  note [id=\"note\", class=\"note\", shape=box, "
-               "style=\"rounded,filled\", fillcolor=\"#FFFFFF\", "
-               "color=\"#EE3377\", penwidth=2, fontcolor=\"#222222\", "
-               "fontname=\"Helvetica\", fontsize=12, "
-               "label=<<B>this picture is too large to lay out</B><BR/>");
-  tp_buf_u64 (&b, nodes);
-  tp_buf_puts (&b, " nodes and ");
-  tp_buf_u64 (&b, edges);
-  tp_buf_puts (&b, " edges: layout cost ");
-  tp_buf_u64 (&b, cost);
-  tp_buf_puts (&b, ", budget ");
-  tp_buf_u64 (&b, budget);
-  tp_buf_puts (&b, "<BR/>read the spec and derivative readings instead>];\n}\n");
-  return tp_buf_steal (&b);
+  if (dot != NULL)
+    snprintf (dot, (size_t) n + 1, format, nodes, edges, cost, budget);
+  return dot;
 }
 
 /* Graphviz's padding around the drawing, in points: the "pad" attribute
@@ -441,7 +491,7 @@ collect_boxes (TpRender *r, Agraph_t *g, double pad_x, double pad_y)
 /* Replays graphviz's drawing into a recording surface (see the top of
  * the file for why a tee surface stands in between). */
 static bool
-record (TpRender *r, GVC_t *gvc, Agraph_t *g, TpBuf *diag)
+record (TpRender *r, GVC_t *gvc, Agraph_t *g, Text *diag)
 {
   cairo_rectangle_t extents = { 0, 0, r->width, r->height };
   cairo_surface_t *tee;
@@ -466,7 +516,7 @@ record (TpRender *r, GVC_t *gvc, Agraph_t *g, TpBuf *diag)
 }
 
 static bool
-write_svg (TpRender *r, GVC_t *gvc, Agraph_t *g, TpBuf *diag)
+write_svg (TpRender *r, GVC_t *gvc, Agraph_t *g, Text *diag)
 {
   char *data = NULL;
   unsigned int len = 0;
@@ -493,7 +543,7 @@ write_svg (TpRender *r, GVC_t *gvc, Agraph_t *g, TpBuf *diag)
  * something failed (diag says what). */
 static bool
 render (TpRender *r, GVC_t *gvc, const char *dot,
-        const TpRenderOptions *options, TpBuf *diag)
+        const TpRenderOptions *options, Text *diag)
 {
   uint32_t budget = options->budget != 0 ? options->budget : TP_RENDER_BUDGET;
   Agraph_t *g = read_dot (dot);
@@ -520,7 +570,7 @@ render (TpRender *r, GVC_t *gvc, const char *dot,
       note (diag, "the graph is over the picture's budget; a notice is "
                   "drawn instead");
       g = read_dot (notice);
-      tp_free (notice);
+      free (notice);
       if (g == NULL)
         return false;
     }
@@ -560,13 +610,12 @@ tp_render_new (const char *dot, const TpRenderOptions *options)
   locale_t c_numeric, old_locale = (locale_t) 0;
   agusererrf old_errf;
   agerrlevel_t old_level;
-  TpBuf diag;
+  Text diag = { 0 };
 
   if (r == NULL)
     return NULL;
   if (options == NULL)
     options = &defaults;
-  tp_buf_init (&diag);
 
   c_numeric = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
   if (c_numeric != (locale_t) 0)
@@ -604,7 +653,7 @@ tp_render_new (const char *dot, const TpRenderOptions *options)
       r->width = r->height = 0;
       r->n_boxes = 0;
     }
-  r->diagnostics = tp_buf_steal (&diag);
+  r->diagnostics = text_steal (&diag);
   if (r->diagnostics == NULL)
     {
       tp_render_free (r);
@@ -622,7 +671,7 @@ tp_render_free (TpRender *r)
     cairo_surface_destroy (r->recording);
   free (r->svg);
   free (r->boxes);
-  tp_free (r->diagnostics);
+  free (r->diagnostics);
   free (r);
 }
 
@@ -685,9 +734,9 @@ tp_render_svg (const TpRender *r, size_t *length)
 static cairo_status_t
 png_write (void *closure, const unsigned char *data, unsigned int length)
 {
-  TpBuf *out = closure;
+  Text *out = closure;
 
-  tp_buf_append (out, (const char *) data, length);
+  text_add (out, (const char *) data, length);
   return out->failed ? CAIRO_STATUS_NO_MEMORY : CAIRO_STATUS_SUCCESS;
 }
 
@@ -700,7 +749,7 @@ tp_render_png (const TpRender *r, double scale, const double *background,
   cairo_status_t status;
   unsigned char *bytes = NULL;
   cairo_t *cr;
-  TpBuf out;
+  Text out = { 0 };
 
   if (length != NULL)
     *length = 0;
@@ -724,7 +773,6 @@ tp_render_png (const TpRender *r, double scale, const double *background,
   tp_render_draw (r, cr);
   cairo_destroy (cr);
 
-  tp_buf_init (&out);
   status = cairo_surface_write_to_png_stream (image, png_write, &out);
   cairo_surface_destroy (image);
   if (status == CAIRO_STATUS_SUCCESS && !out.failed && out.len > 0)
@@ -737,7 +785,7 @@ tp_render_png (const TpRender *r, double scale, const double *background,
             *length = out.len;
         }
     }
-  tp_buf_clear (&out);
+  free (out.data);
   return bytes;
 }
 

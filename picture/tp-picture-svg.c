@@ -4,7 +4,7 @@
  * paths kept by id; a group with a "surfaceN" id inside <defs> is drawn
  * into a recording of its own, which a <pattern> names and a later fill
  * uses; everything else is drawn as it is read. */
-#include "config.h"
+#include "tp-picture-config.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* tp-picture-layout-render.c: the picture laid out by the GTK-free
- * renderer (ui/tp-render.h) in a worker process.
+ * renderer (render/tp-render.h) in a worker process.
  *
  * Why a process.  Graphviz keeps global state, cannot be stopped in the
  * middle of a layout and leaks memory in every layout (about 56 KB for
@@ -31,7 +31,7 @@
  * after RECYCLE_AFTER requests, or sooner when it has grown past
  * RECYCLE_RSS_MB, which bounds graphviz's leak.  The last few layouts are
  * kept, so undo or a choice flipped back costs nothing. */
-#include "config.h"
+#include "tp-picture-config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@
 
 #include <cairo-svg.h>
 
-#include "tp-dot.h"
+#include "tp-engine.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-svg.h"
 #include "tp-priority.h"
@@ -180,7 +180,7 @@ worker_answer (guint32     kind,
                GByteArray *out)
 {
   TpRenderOptions options = {
-    .budget = kind == REQUEST_LAYOUT ? TP_DOT_BUDGET : 0,
+    .budget = kind == REQUEST_LAYOUT ? TP_PICTURE_BUDGET : 0,
     .svg = kind == REQUEST_SVG,
     .draw = kind != REQUEST_SVG,
   };

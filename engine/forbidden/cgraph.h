@@ -1,0 +1,3 @@
+/* Found first on the engine's include path, so that the engine cannot
+ * include graphviz: the engine is pure C11 and libm (see engine/meson.build). */
+#error "the engine includes no graphviz header"
