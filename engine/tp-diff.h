@@ -1,4 +1,5 @@
-/* tp-diff.h: reverse mode recorded as more tape (reference section 4). */
+/* tp-diff.h: reverse mode recorded as more tape (docs/language.md,
+ * derivative). */
 #ifndef TP_DIFF_H
 #define TP_DIFF_H
 

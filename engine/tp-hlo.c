@@ -1,4 +1,4 @@
-/* tp-hlo.c: the plan written as StableHLO text (reference section 6).
+/* tp-hlo.c: the plan written as StableHLO text (docs/language.md, stablehlo).
  *
  * One pass over the wanted nodes in index order writes each node's lines
  * straight into the output buffer.  Parameters and inputs are the
@@ -454,10 +454,11 @@ put_step (const Emit *e, TpNode i)
   tp_buf_putc (e->out, '\n');
 }
 
-/* The stable decomposition shared by LogSoftmax and LogSumExp (reference
- * 6.4): shift by the peak along the axis, exponentiate, sum, take the
- * log.  LogSoftmax then broadcasts the normalizer back and subtracts it
- * from the centered values; LogSumExp adds it to the peak. */
+/* The stable decomposition shared by LogSoftmax and LogSumExp
+ * (docs/language.md, stablehlo): shift by the peak along the axis,
+ * exponentiate, sum, take the log.  LogSoftmax then broadcasts the
+ * normalizer back and subtracts it from the centered values; LogSumExp
+ * adds it to the peak. */
 static void
 put_log_ops (const Emit *e, TpNode i, bool softmax)
 {

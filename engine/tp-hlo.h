@@ -1,4 +1,5 @@
-/* tp-hlo.h: the plan written as StableHLO text (reference section 6). */
+/* tp-hlo.h: the plan written as StableHLO text (docs/language.md,
+ * stablehlo). */
 #ifndef TP_HLO_H
 #define TP_HLO_H
 

@@ -1,5 +1,5 @@
-/* tp-lex.c: the tape language's lexer (reference 1.1, decisions 10.7,
- * 10.9 and 10.10). */
+/* tp-lex.c: the tape language's lexer (docs/language.md, Lexing;
+ * docs/decisions.md D7, D9 and D10). */
 #include "tp-lex.h"
 
 #include <string.h>

@@ -2,8 +2,8 @@
  *
  * It works line by line (only '\n' ends a line) and hands out one token at
  * a time, so memory does not grow with the program.  The parser first runs
- * it over the whole program (tp_lex_check) so that the first lexical error
- * wins, then lexes again while parsing. */
+ * it over the whole program (tp_parse, through tp_lex_next) so that the
+ * first lexical error wins, then lexes again while parsing. */
 #ifndef TP_LEX_H
 #define TP_LEX_H
 

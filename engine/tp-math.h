@@ -4,16 +4,18 @@
  * platform libm, so the native and WebAssembly builds give the same bits.
  *
  * tp_expf, tp_logf, tp_tanhf, tp_sinf and tp_cosf return exactly the bits of
- * the Rust `libm` crate 0.2.x that the original playground uses (reference
- * decision 10.6; 0.2.16, pinned in tests/math/ref/Cargo.lock): expf and logf follow FreeBSD msun, tanhf goes through
- * expm1f, sinf and cosf use double-precision kernels and argument reduction.
+ * the Rust `libm` crate 0.2.x that the original playground uses
+ * (docs/decisions.md D6; 0.2.16, the version tests/math pins): expf and
+ * logf follow FreeBSD msun, tanhf goes through expm1f, sinf and cosf use
+ * double-precision kernels and argument reduction.
  * tp_sqrtf is the correctly rounded IEEE square root.
  *
  * The functions keep no state and read no floating-point environment (round
- * to nearest is assumed); only tp_sqrtf of a negative number may set errno,
- * as the compiler's sqrt does. All six are proven equal to the crate on all
- * 2^32 inputs by tools/libm-exhaustive and tested on about 1.6 million
- * arguments each by the 'math' test suite.
+ * to nearest is assumed) and never set errno: the engine is built with
+ * -fno-math-errno, so tp_sqrtf is the IEEE instruction (sqrtss, wasm's
+ * f32.sqrt) and a negative argument gives NaN.  All six are proven equal
+ * to the crate on all 2^32 inputs by tools/libm-exhaustive and tested on
+ * about 1.6 million arguments each by the 'math' test suite.
  */
 
 #pragma once

@@ -1,5 +1,5 @@
 /* tp-parse.h: the tape language's parser.  It records the program on a
- * tape as it reads (reference 1.1, decisions 10.2, 10.7-10.10). */
+ * tape as it reads (docs/language.md; docs/decisions.md D2, D7-D10). */
 #ifndef TP_PARSE_H
 #define TP_PARSE_H
 

@@ -1,5 +1,5 @@
 /* tp-plan.h: lowering an entry (roots + observes) to a forward plan
- * (reference section 5): what is evaluated, what stays readable, what is
+ * (docs/language.md, plan): what is evaluated, what stays readable, what is
  * freed after which node, and the live volume. */
 #ifndef TP_PLAN_H
 #define TP_PLAN_H

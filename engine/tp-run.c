@@ -1,4 +1,4 @@
-/* tp-run.c: per-op kernels in the reference's exact orders. */
+/* tp-run.c: per-op kernels in the fixed orders of docs/language.md, values. */
 #include "tp-run.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* tp-run.h: the interpreter, the oracle for every value the engine shows.
  *
- * Each op follows the fixed evaluation orders of reference 7.2 (matmul
+ * Each op follows the fixed evaluation orders of docs/language.md (matmul
  * seeded with the first product, sums left to right from element 0, the
  * log-softmax composition), so every faster path gives the same bits. */
 #ifndef TP_RUN_H
@@ -31,8 +31,8 @@ bool tp_run_node    (const TpTape *tape, TpNode i, float *const *values,
  * node; sources point at their payload).  False when memory runs out. */
 bool tp_run_forward (const TpTape *tape, TpArena *arena, float **values);
 
-/* Exact matmul [m,k] @ [k,n] in the reference order (exposed for the
- * benchmark and tests). */
+/* Exact matmul [m,k] @ [k,n] in the interpreter's fixed order (exposed
+ * for the benchmark and tests). */
 void tp_matmul      (const float *a, const float *b, float *out,
                      uint32_t m, uint32_t k, uint32_t n);
 

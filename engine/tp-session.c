@@ -1,4 +1,4 @@
-/* tp-session.c: one compile produces every reading (reference section 1).
+/* tp-session.c: one compile produces every reading (docs/language.md).
  *
  * The session owns one arena that holds the program, the tape and every
  * value; it is reset on each compile.  Readings are separate heap strings
@@ -160,7 +160,7 @@ take (TpSession *s, TpReading r, TpBuf *buf)
   return s->readings[r] != NULL;
 }
 
-/* Reference step 4: the named statement, else the last rank-0 one, else
+/* The target: the named statement, else the last rank-0 one, else
  * the last; a name resolves to its last assignment. */
 static void
 resolve_target (TpSession *s, const TpChoices *c)
@@ -184,7 +184,7 @@ resolve_target (TpSession *s, const TpChoices *c)
   s->target = tp_program_lookup (p, name, strlen (name));
 }
 
-/* Reference step 5: each observed name that exists and is not the
+/* The observed: each observed name that exists and is not the
  * target's name. */
 static bool
 resolve_observe (TpSession *s, const TpChoices *c)
@@ -219,7 +219,7 @@ resolve_observe (TpSession *s, const TpChoices *c)
 }
 
 /* The parameters in declaration order, and each node's display name: the
- * first statement bound to it (decision 10.9). */
+ * first statement bound to it (docs/decisions.md D9). */
 static bool
 collect_names (TpSession *s)
 {
@@ -384,7 +384,7 @@ build_spec (TpSession *s)
   return take (s, TP_READING_SPEC, &out);
 }
 
-/* Reference step 6: differentiate a rank-0 target with respect to every
+/* The derivative: differentiate a rank-0 target with respect to every
  * parameter, or say why not. */
 static bool
 build_derivative (TpSession *s)

@@ -1,4 +1,5 @@
-/* tp-values.h: the values reading and tensor display (reference 7.6). */
+/* tp-values.h: the values reading and tensor display (docs/language.md,
+ * values). */
 #ifndef TP_VALUES_H
 #define TP_VALUES_H
 

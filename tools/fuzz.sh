@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fuzz session on the session seam (issue 7): libFuzzer (clang) with
+# A fuzz session on the session seam: libFuzzer (clang) with
 # ASan + UBSan, seeded with every program in the repository, 500
 # generated ones (tests/fuzz/gen-programs.py) and the regression inputs,
 # fed the language's tokens.  Any crash, leak, timeout,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The engine and command-line tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer (issue 7): a clang build of its own where
+# UndefinedBehaviorSanitizer: a clang build of its own where
 # every UB report is fatal and leaks are detected.  Runs the suites that
 # are plain C (engine with the CLI's golden readings, fmt, math, hlo-text,
 # fuzz regressions and seeds, stress); not the GTK, graphviz, web or

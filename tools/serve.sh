@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 port=${1:-8000}
 build=${TOPOS_WASM_BUILD:-build-wasm}
 
-export NODE_PATH=/usr/share/nodejs   # emcc's acorn (toolchain.md E1)
+export NODE_PATH=/usr/share/nodejs   # emcc's acorn (HACKING.md T1)
 command -v emcc >/dev/null && command -v npm >/dev/null || tools/install-deps.sh all
 if [ ! -f "$build/build.ninja" ]; then
   meson setup --cross-file web/emscripten.ini "$build"

@@ -1,5 +1,5 @@
 /* tp-samples.c: the samples menu's programs.  The first five are the
- * original page's samples (reference section 1), with the choices it
+ * original page's samples (docs/decisions.md D2), with the choices it
  * opens them with; the rest are teaching samples of our own. */
 #include "config.h"
 

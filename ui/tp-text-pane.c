@@ -105,7 +105,7 @@ tp_pane_from_id (const char *id,
 /* {==== reading the reading's layout ====} */
 
 /* A node line starts with its right-aligned index and two spaces
- * (reference section 2.2); returns the index or -1. */
+ * (docs/language.md, spec); returns the index or -1. */
 static int
 node_of_node_line (const char *line)
 {

@@ -1,5 +1,5 @@
-/* Every diagnostic of the tape language, asserted whole: reference 1.1
- * (messages), the shape table, and decisions 10.7-10.10 (positions). */
+/* Every diagnostic of the tape language, asserted whole: docs/language.md
+ * (messages), the shape checks, and docs/decisions.md D7-D10 (positions). */
 #include "tp-test-util.h"
 
 static void
@@ -164,8 +164,8 @@ test_line_ends (void)
 static void
 test_keywords_as_names (void)
 {
-  /* Decision 10.8: a keyword not followed by its own syntax is a name when
-   * defined. */
+  /* docs/decisions.md D8: a keyword not followed by its own syntax is a
+   * name when defined. */
   TpSession *s = tp_test_compile ("input = input [1, 2]\nsum = 2.0\n"
                                   "y = sum * sum(input)\n"
                                   "tanh = input\nz = tanh(tanh)",

@@ -1,11 +1,11 @@
 /* Gradients are right: for every differentiable op, the composites and the
- * reference samples, the gradient that differentiate records is compared
+ * original page's samples, the gradient that differentiate records is compared
  * with central finite differences of the program.
  *
  * f32 finite differences are too noisy to say much (a step small enough
  * for the truncation error drowns in rounding), so this test carries its
  * own double-precision evaluation of the tape, op for op the interpreter's
- * semantics (reference 7.2) in double.  Per parameter element:
+ * semantics (docs/language.md, values) in double.  Per parameter element:
  *
  *   fd = (L(p + h) - L(p - h)) / 2h     in double, h = 1e-5 * max(1, |p|)
  *
@@ -462,7 +462,7 @@ typedef struct
 
 /* One op each (both operands parameters where there are two, weighted by
  * a seeded leaf so no symmetry hides a wrong rule), then the composites
- * and the reference samples. */
+ * and the original page's samples. */
 static const Case cases[] = {
   { "/gradients/add", "a = parameter [2, 3]\nb = parameter [2, 3]\n"
     "c = leaf [2, 3]\nloss = sum((a + b) * c)\n", 0 },

@@ -1,4 +1,5 @@
-/* The interpreter's exact orders (reference 7.2, decision 10.4). */
+/* The interpreter's exact orders (docs/language.md, values;
+ * docs/decisions.md D4). */
 #include <math.h>
 
 #include "tp-test-util.h"
@@ -142,7 +143,7 @@ test_maximum (void)
 static void
 test_log_softmax_composition (void)
 {
-  /* LogSoftmax and LogSumExp are the reference's composition of exact f32
+  /* LogSoftmax and LogSumExp are the documented composition of exact f32
    * steps; recompute them here step by step and compare bits. */
   TpArena arena;
   TpTape tape;

@@ -7,7 +7,7 @@
 static void
 test_seed_draws (void)
 {
-  /* Reference 1.1: the first draws of seeds 2, 3 and 4. */
+  /* docs/language.md, Sources: the first draws of seeds 2, 3 and 4. */
   tp_test_reading ("a = parameter [6]\nb = input [6]\nc = leaf [2, 3]\n",
                    NULL, NULL, TP_READING_VALUES,
                    "a            [6]        [0.18237947, 0.49829936, 0.19127616, "

@@ -94,7 +94,7 @@ test_format_cases (void)
     }
 }
 
-/* Values from reference/topos-behaviour.md: seed draws and a tensor. */
+/* Values from docs/language.md: seed draws and a tensor. */
 static void
 test_format_seed_draws (void)
 {

@@ -1,5 +1,5 @@
 /* fuzz-replay.c: runs inputs through the fuzz target without libFuzzer,
- * so regressions and seeds are plain tests in every build (issue 7).
+ * so regressions and seeds are plain tests in every build.
  *
  *   tp-fuzz-replay PATH...            each file (directories: each file
  *                                     in them, sorted) as one input; a

@@ -1,4 +1,4 @@
-/* fuzz-session.c: the fuzz target on the session seam (issue 7).
+/* fuzz-session.c: the fuzz target on the session seam.
  *
  * Every input is compiled with fuzzed choices; every reading, the names
  * and the JSON are produced and checked against properties that hold for

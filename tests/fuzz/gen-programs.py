@@ -3,7 +3,7 @@
 seed the fuzzer with deep, well-formed states that byte mutations reach
 slowly: every op, ranks 0-4 and 16, broadcasts, reshapes, matmuls,
 reassigned and keyword names, CRLF line ends, a few deliberate mistakes.
-Usage: gen-programs.py OUTDIR COUNT [SEED]   (issue 7)"""
+Usage: gen-programs.py OUTDIR COUNT [SEED]"""
 import os
 import random
 import sys

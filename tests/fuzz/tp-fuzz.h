@@ -1,4 +1,4 @@
-/* tp-fuzz.h: the fuzz target on the session seam (issue 7).
+/* tp-fuzz.h: the fuzz target on the session seam.
  *
  * One input is a two-byte header followed by the program's bytes:
  *

@@ -1,8 +1,8 @@
-/* The StableHLO writer's exact text (reference section 6) for what the
+/* The StableHLO writer's exact text (docs/language.md, stablehlo) for what the
  * golden programs do not show: literal forms, Sum aliasing, argument
  * order, and the tape-API cases of hlo-cases.h that the language cannot
  * write.  Every expected module here was checked by hand against the
- * reference's rules; whether the modules mean what the interpreter
+ * documented rules; whether the modules mean what the interpreter
  * computes is roundtrip.py's job. */
 #include <stdlib.h>
 

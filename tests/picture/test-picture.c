@@ -344,7 +344,7 @@ test_readme_classes (void)
   tp_session_free (s);
 }
 
-/* Observing a node changes only what the reference says moves: the
+/* Observing a node changes only what docs/language.md says moves: the
  * observed node's class, the plan's skipped set and the counts in the
  * caption.  Compared line by line on the DOT. */
 static char *

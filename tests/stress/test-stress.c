@@ -1,4 +1,4 @@
-/* test-stress.c: hostile programs have a bounded cost (issue 7).
+/* test-stress.c: hostile programs have a bounded cost.
  *
  * Each case feeds one hostile text (huge shapes, long lines, a million
  * lines, deep nesting, NaN and infinity, non-UTF-8 and NUL bytes, CRLF,

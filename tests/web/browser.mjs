@@ -1,5 +1,5 @@
 // Headless Chromium (Debian's, driven by playwright-core) against the built
-// site served from 127.0.0.1.  See shared/toolchain.md part 4.
+// site served from 127.0.0.1.  See HACKING.md T3.
 //
 //   const b = await openBrowser(siteDir, npmDir);
 //   const page = await b.page();      // records every request it makes

@@ -5,7 +5,7 @@
 //
 // The module is the page's own build (-sENVIRONMENT=web,worker); under node
 // it is given its .wasm bytes directly, which also avoids emscripten 3.1.6's
-// fetch of a file path (shared/toolchain.md E2).
+// fetch of a file path (HACKING.md T2).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -87,7 +87,7 @@ test('bytes that are not UTF-8: native == wasm', { skip }, () => {
   compare(engine, 'nul byte', Buffer.from('w = parameter 1\n\0\n'), {});
 });
 
-// Issue 7: the wasm build refuses hostile programs exactly as the native
+// Hardening: the wasm build refuses hostile programs exactly as the native
 // one does (same status, same diagnostic, same readings), at every limit,
 // and reads the heaviest allowed ones identically within its capped
 // memory.

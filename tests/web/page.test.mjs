@@ -77,7 +77,7 @@ test('the page loads, shows the README sample and is self-contained', { skip }, 
   t.diagnostic(`first text readings ${Math.round(stats.firstTextMs)} ms, all six ${Math.round(stats.firstReadingsMs)} ms after navigation (${loadMs} ms to ready as seen by the test); `
               + `engine ${stats.engineMs[0].toFixed(1)} ms in the worker; graphviz ${stats.graphMs[0]?.toFixed(0)} ms`);
   assert.equal(await editorText(page), README);
-  // The README sample opens with its choices from the reference table.
+  // The README sample opens with the choices the original page gives it.
   assert.equal(await page.inputValue('#target'), 'loss');
   assert.equal(await page.inputValue('#observe'), 'error');
   assertShows(await readings(page), expected(README, { target: 'loss', observe: ['error'] }), 'README');

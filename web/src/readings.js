@@ -54,7 +54,7 @@ function tokens(rest) {
   return out;
 }
 
-// One line of a spec, derivative or plan listing (reference section 2.3).
+// One line of a spec, derivative or plan listing (docs/language.md, spec).
 function irLine(line, derivedFrom, marks) {
   const m = /^(\s*)(\d+)(\s+)(\S+)(.*)$/.exec(line);
   if (!m) {

@@ -22,7 +22,7 @@ const tapeParser = {
     const word = stream.match(/^[A-Za-z_]\w*/);
     if (word) {
       const w = word[0];
-      // Keywords may name values (reference decision 10.8): colour a word by
+      // Keywords may name values (docs/decisions.md D8): colour a word by
       // what follows it, the way the parser tells the uses apart.
       if (first && stream.match(/^\s*=/, false)) return 'definition';
       if (SOURCES.has(w) && stream.match(/^\s*[[\d.]/, false)) return 'source';
