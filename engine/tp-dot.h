@@ -1,7 +1,7 @@
 /* tp-dot.h: the picture's source, a graphviz DOT graph of the tape.
  *
  * The DOT text carries everything visual (shapes, colours, classes, the
- * legend, the caption), so the desktop renderer (ui/tp-render.h) and the
+ * legend, the caption), so the desktop renderer (render/tp-render.h) and the
  * web page (graphviz compiled to wasm) draw the same picture from it.
  *
  * The picture, in short:

@@ -1,5 +1,5 @@
 /* tp-picture-view.h: the picture pane; the DOT reading laid out by
- * graphviz (ui/tp-render.h), rasterized from its vectors with cairo in a
+ * graphviz (render/tp-render.h), rasterized from its vectors with cairo in a
  * worker thread at the scale shown, zoomable and pannable. */
 #pragma once
 
