@@ -2,6 +2,10 @@
  * Usage: topos-playground [--screenshot OUT.png] [FILE...] */
 #include "config.h"
 
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
 #include "tp-application.h"
 
 int
@@ -10,6 +14,13 @@ main (int   argc,
 {
   g_autoptr(TpApplication) app = NULL;
   int status;
+
+  /* Messages in the user's language (po/); GtkBuilder templates use the
+   * default domain set here. */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   app = tp_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "tp-document.h"
@@ -195,7 +196,7 @@ tp_request_run (TpRequest *req,
           req->message = g_strdup (diags[0].message);
         }
       else
-        req->message = g_strdup ("the program could not be read");
+        req->message = g_strdup (_("the program could not be read"));
     }
 }
 
@@ -236,7 +237,7 @@ tp_document_worker_func (gpointer data,
     {
       req->status = TP_STATUS_NO_MEMORY;
       req->line = req->column = 1;
-      req->message = g_strdup ("out of memory");
+      req->message = g_strdup (_("out of memory"));
     }
   else
     tp_request_run (req, req->compiler->session);
@@ -448,7 +449,7 @@ tp_document_recompute_now (TpDocument *self)
     {
       req->status = TP_STATUS_NO_MEMORY;
       req->line = req->column = 1;
-      req->message = g_strdup ("out of memory");
+      req->message = g_strdup (_("out of memory"));
     }
   tp_document_apply_request (self, req);
   tp_request_free (req);
@@ -1088,7 +1089,7 @@ tp_document_dup_title (TpDocument *self)
       g_autofree char *base = g_file_get_basename (self->file);
       return g_filename_display_name (base);
     }
-  return g_strdup ("Untitled");
+  return g_strdup (_("Untitled"));
 }
 
 gboolean
@@ -1282,7 +1283,7 @@ tp_document_save_async (TpDocument          *self,
   if (file == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                               "the program has no file yet");
+                               _("the program has no file yet"));
       g_object_unref (task);
       return;
     }

@@ -7,6 +7,7 @@
  * highlighted in turn. */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
 #include "tp-document.h"
@@ -396,6 +397,6 @@ tp_editor_init (TpEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Program",
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Program"),
                                   -1);
 }

@@ -4,19 +4,20 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 
 #include "tp-samples.h"
 #include "tp-types.h"
 
 static const TpSample samples[] = {
-  { "readme", "The README sample", "loss", "error", FALSE },
-  { "dense-layer", "A dense layer", "loss", "hidden", FALSE },
-  { "classifier", "A classifier", "loss", NULL, FALSE },
-  { "two-layers", "Two layers", "loss", "h", FALSE },
-  { "not-yet-a-scalar", "Not yet a scalar", "y", NULL, FALSE },
-  { "linear-regression", "Linear regression", "loss", "error", TRUE },
-  { "mlp", "A two-layer MLP with softmax cross-entropy", "loss", "hidden", TRUE },
-  { "attention", "An attention score", "loss", "weights", TRUE },
+  { "readme", N_("The README sample"), "loss", "error", FALSE },
+  { "dense-layer", N_("A dense layer"), "loss", "hidden", FALSE },
+  { "classifier", N_("A classifier"), "loss", NULL, FALSE },
+  { "two-layers", N_("Two layers"), "loss", "h", FALSE },
+  { "not-yet-a-scalar", N_("Not yet a scalar"), "y", NULL, FALSE },
+  { "linear-regression", N_("Linear regression"), "loss", "error", TRUE },
+  { "mlp", N_("A two-layer MLP with softmax cross-entropy"), "loss", "hidden", TRUE },
+  { "attention", N_("An attention score"), "loss", "weights", TRUE },
 };
 
 const TpSample *
