@@ -592,6 +592,56 @@ parse_call (Parser *p, Keyword kw, TpNode *out)
   return record_call (p, kw, &fn, a, axis, &arg_shape, out);
 }
 
+/* Whether a and b differ by exactly one edit: a character inserted,
+ * deleted or replaced, or two neighbours swapped. */
+static bool
+one_edit_apart (const char *a, size_t la, const char *b, size_t lb)
+{
+  size_t i = 0;
+
+  if (la > lb)
+    return one_edit_apart (b, lb, a, la);
+  if (lb - la > 1)
+    return false;
+  while (i < la && a[i] == b[i])
+    i++;
+  if (la == lb)
+    {
+      if (i == la)
+        return false;           /* the same */
+      if (memcmp (a + i + 1, b + i + 1, la - i - 1) == 0)
+        return true;            /* one replaced */
+      return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i]
+             && memcmp (a + i + 2, b + i + 2, la - i - 2) == 0;
+    }
+  return memcmp (a + i, b + i + 1, la - i) == 0;    /* one inserted */
+}
+
+/* For an undefined name: a defined name, else a keyword, one edit away
+ * from it (the first in byte order when there are several), or NULL. */
+static const char *
+suggest_name (const Parser *p, const char *text, size_t len)
+{
+  const TpProgram *prog = p->prog;
+  const char *best = NULL;
+
+  for (uint32_t i = 0; i < prog->cap_symbols; i++)
+    {
+      const char *name = prog->symbols[i].name;
+
+      if (name != NULL && one_edit_apart (text, len, name, strlen (name))
+          && (best == NULL || strcmp (name, best) < 0))
+        best = name;
+    }
+  if (best != NULL)
+    return best;
+  for (int k = 0; k < FN_NONE; k++)
+    if (one_edit_apart (text, len, keywords[k].text, strlen (keywords[k].text))
+        && (best == NULL || strcmp (keywords[k].text, best) < 0))
+      best = keywords[k].text;
+  return best;
+}
+
 static bool
 parse_name (Parser *p, TpNode *out)
 {
@@ -601,9 +651,17 @@ parse_name (Parser *p, TpNode *out)
   if (n == TP_NO_NODE)
     {
       TpBuf *m = &p->prog->message;
+      const char *near = suggest_name (p, t->text, t->len);
+
       tp_buf_putc (m, '`');
       tp_lex_put_text (m, t->text, t->len);
       tp_buf_puts (m, "` is not defined yet");
+      if (near != NULL)
+        {
+          tp_buf_puts (m, "; did you mean `");
+          tp_buf_puts (m, near);
+          tp_buf_puts (m, "`?");
+        }
       return fail_at (p, t->line, t->column);
     }
   *out = n;

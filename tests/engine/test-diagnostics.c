@@ -53,6 +53,23 @@ test_parser_messages (void)
                    "1:7: unexpected the shape [2] after the expression");
   tp_test_refused ("x = y", "1:5: `y` is not defined yet");
   tp_test_refused ("x = x + 1", "1:5: `x` is not defined yet");
+  /* One edit away from a defined name, else from a keyword. */
+  tp_test_refused ("w = parameter 1.0\nloss = w * ww",
+                   "2:12: `ww` is not defined yet; did you mean `w`?");
+  tp_test_refused ("x = inptu [2]",
+                   "1:5: `inptu` is not defined yet; did you mean `input`?");
+  tp_test_refused ("x = ipnut 1.0",
+                   "1:5: `ipnut` is not defined yet; did you mean `input`?");
+  tp_test_refused ("x = tanhh(1.0)",
+                   "1:5: `tanhh` is not defined yet; did you mean `tanh`?");
+  tp_test_refused ("ab = input 1.0\nba = input 2.0\nz = aa",
+                   "3:5: `aa` is not defined yet; did you mean `ab`?");
+  tp_test_refused ("sum = input 1.0\nx = su",
+                   "2:5: `su` is not defined yet; did you mean `sum`?");
+  tp_test_refused ("expp = input 1.0\nx = expq",
+                   "2:5: `expq` is not defined yet; did you mean `expp`?");
+  tp_test_refused ("abc = input 1.0\nx = cba",
+                   "2:5: `cba` is not defined yet");
   tp_test_refused ("x = * 2", "1:5: expected a value, found `*`");
   tp_test_refused ("x =", "1:4: expected a value, found the end of the line");
   tp_test_refused ("x = 1.5e0 +",
