@@ -473,10 +473,17 @@ build_summary (TpSession *s)
   tp_buf_u64 (&out, s->plan.n_results);
   tp_buf_puts (&out, " readable; differentiating ");
   tp_buf_puts (&out, s->target_name);
-  for (uint32_t k = 0; k < s->n_observe; k++)
+  /* Each observed node once, by its display name (decision 10.9): two
+   * names of one node are one value. */
+  for (uint32_t k = 0, shown = 0; k < s->n_observe; k++)
     {
-      tp_buf_puts (&out, k == 0 ? ", observing " : ", ");
-      tp_buf_puts (&out, s->observe_names[k]);
+      bool seen = false;
+      for (uint32_t j = 0; j < k; j++)
+        seen = seen || s->observe[j] == s->observe[k];
+      if (seen)
+        continue;
+      tp_buf_puts (&out, shown++ == 0 ? ", observing " : ", ");
+      put_display_name (s, s->observe[k], &out);
     }
   tp_buf_putc (&out, '\n');
   return take (s, TP_READING_SUMMARY, &out);
