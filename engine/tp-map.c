@@ -25,6 +25,23 @@ tp_map_clear (TpMap *map)
   tp_map_init (map);
 }
 
+/* Keeps small arrays for the next compile (a keystroke's program is
+ * about as long as the last one) and frees big ones. */
+void
+tp_map_empty (TpMap *map)
+{
+  if (map->cap_lines > TP_MAP_KEEP || map->cap_refs > TP_MAP_KEEP
+      || map->failed)
+    {
+      tp_map_clear (map);
+      return;
+    }
+  map->n_lines = 0;
+  map->n_refs = 0;
+  map->line_start = 0;
+  map->cut = false;
+}
+
 /* Doubles an array of count elements of size bytes; false (and the map
  * failed) when memory runs out or the count would pass UINT32_MAX. */
 static bool

@@ -51,6 +51,10 @@ typedef struct
 
 void tp_map_init  (TpMap *map);
 void tp_map_clear (TpMap *map);       /* frees */
+/* Empties the map for the next reading, keeping arrays of at most
+ * TP_MAP_KEEP entries. */
+#define TP_MAP_KEEP (1u << 16)
+void tp_map_empty (TpMap *map);
 bool tp_map_grow_lines (TpMap *map);
 bool tp_map_grow_refs  (TpMap *map);
 

@@ -151,10 +151,10 @@ map_of (TpSession *s, TpReading r)
 }
 
 static void
-clear_maps (TpSession *s)
+empty_maps (TpSession *s)
 {
   for (int r = 0; r < TP_MAP_READINGS; r++)
-    tp_map_clear (&s->maps[r]);
+    tp_map_empty (&s->maps[r]);
 }
 
 static void
@@ -167,18 +167,19 @@ session_reset (TpSession *s)
     }
   tp_free (s->diag_message);
   s->diag_message = NULL;
-  clear_maps (s);
+  empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
   tp_arena_reset (&s->arena);
   {
     TpArena arena = s->arena;
     bool map_off = s->map_off;
+    TpMap maps[TP_MAP_READINGS];
+    memcpy (maps, s->maps, sizeof maps);
     memset (s, 0, sizeof *s);
     s->arena = arena;
     s->map_off = map_off;
-    for (int r = 0; r < TP_MAP_READINGS; r++)
-      tp_map_init (&s->maps[r]);
+    memcpy (s->maps, maps, sizeof maps);
   }
 }
 
@@ -188,6 +189,8 @@ tp_session_free (TpSession *s)
   if (s == NULL)
     return;
   session_reset (s);
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    tp_map_clear (&s->maps[r]);
   tp_free (s);
 }
 
@@ -203,7 +206,7 @@ refuse (TpSession *s, TpStatus status, uint32_t line, uint32_t column,
     }
   s->names = NULL;
   s->n_names = 0;
-  clear_maps (s);
+  empty_maps (s);
   s->gradients = NULL;
   s->reduced = false;
   tp_free (s->diag_message);
