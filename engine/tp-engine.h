@@ -189,6 +189,11 @@ bool           tp_session_map_line    (const TpSession *session,
 bool           tp_session_map_ref     (const TpSession *session,
                                        TpReading which, size_t index,
                                        TpMapRef *out);
+/* The ref of line that covers byte offset `at` (start <= at < end), for
+ * what is under a pointer or the cursor; false when none does. */
+bool           tp_session_map_ref_at  (const TpSession *session,
+                                       TpReading which, size_t line,
+                                       uint32_t at, TpMapRef *out);
 /* Whether reading which's refs stopped at TP_MAP_REFS. */
 bool           tp_session_map_cut     (const TpSession *session,
                                        TpReading which);

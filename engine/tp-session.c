@@ -805,6 +805,32 @@ tp_session_map_ref (const TpSession *s, TpReading which, size_t index,
 }
 
 bool
+tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
+                       uint32_t at, TpMapRef *out)
+{
+  TpMapLine ml;
+  uint32_t lo, hi;
+
+  if (!tp_session_map_line (s, which, line, &ml))
+    return false;
+  /* The line's refs are in order and disjoint: the last one starting at
+   * or before `at` is the only candidate. */
+  lo = ml.first_ref;
+  hi = ml.first_ref + ml.n_refs;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (s->maps[which].refs[mid].start <= at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == ml.first_ref)
+    return false;
+  return tp_session_map_ref (s, which, lo - 1, out) && at < out->end;
+}
+
+bool
 tp_session_map_cut (const TpSession *s, TpReading which)
 {
   const TpMap *m = map_get (s, which);

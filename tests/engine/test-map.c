@@ -4,7 +4,8 @@
  * with its .args), this test reads the text the way a person would and
  * requires the map to agree with it:
  * - every map has one line per line of its reading, and its refs lie
- *   within their lines, in order, never overlapping;
+ *   within their lines, in order, never overlapping (and the seam finds
+ *   the one under any byte);
  * - a spec, derivative or plan line that starts with an index stands for
  *   that node, its index and operand refs name the nodes written there,
  *   and only such lines do;
@@ -345,6 +346,20 @@ check_structure (const Program *p, TpReading r)
           g_assert_true (ref.node == TP_MAP_NO_NODE
                          || ref.node < p->listed->len);
           last_end = ref.end;
+        }
+      /* the ref under each byte, by the seam, is the one a scan finds */
+      for (uint32_t at = 0; at <= strlen (l->lines[k]); at++)
+        {
+          TpMapRef under, ref;
+          gboolean found = FALSE;
+          for (uint32_t j = 0; j < ml.n_refs && !found; j++)
+            {
+              tp_session_map_ref (p->s, r, ml.first_ref + j, &ref);
+              found = ref.start <= at && at < ref.end;
+            }
+          g_assert_true (tp_session_map_ref_at (p->s, r, k, at, &under) == found);
+          if (found)
+            g_assert_cmpuint (under.start, ==, ref.start);
         }
       seen += ml.n_refs;
     }
@@ -1168,6 +1183,22 @@ test_exact_tokens_and_json (void)
         g_assert_cmpuint (ref.node, ==, want[k].node);
       }
   }
+  /* What is under a byte of that line. */
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 21, &ref));
+  g_assert_cmpuint (ref.node, ==, 0);
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 24, &ref));
+  g_assert_cmpuint (ref.node, ==, 1);
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 8, &ref));
+  g_assert_cmpint (ref.klass, ==, TP_TOKEN_OP);
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 3, &ref));
+  g_assert_cmpint (ref.klass, ==, TP_TOKEN_INDEX);
+  g_assert_false (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 2, &ref));
+  g_assert_false (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 22, &ref));
+  g_assert_false (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 9, &ref));
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 41, &ref));
+  g_assert_cmpint (ref.klass, ==, TP_TOKEN_SHAPE);
+  g_assert_false (tp_session_map_ref_at (s, TP_READING_SPEC, 3, 42, &ref));
+  g_assert_false (tp_session_map_ref_at (s, TP_READING_SPEC, 99, 0, &ref));
   /* The plan's "   4  Sub ... kept" and "   0 ... freed after 3". */
   g_assert_true (tp_session_map_line (s, TP_READING_PLAN, 4, &line));
   g_assert_cmpint (line.role, ==, TP_ROLE_KEPT);
