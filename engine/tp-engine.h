@@ -132,9 +132,15 @@ typedef enum
   TP_TOKEN_DETAIL,      /* an op's parameter: "axis=1", "shape=[2, 3]" */
   TP_TOKEN_SHAPE,       /* "[2, 3]" */
   TP_TOKEN_LIVE,        /* "kept", "freed after" */
-  TP_TOKEN_NUMBER,      /* a number; in values the whole tensor */
-  TP_TOKEN_NAME,        /* a statement's name */
-  TP_TOKEN_SSA,         /* "%v3", "%v3_peak", "%arg0" */
+  TP_TOKEN_NUMBER,      /* a number; in values the whole tensor (or its
+                           summary); a StableHLO constant's elements one
+                           by one up to 2^16 a module, a bigger constant's
+                           bracketed list as one token */
+  TP_TOKEN_NAME,        /* a statement's name, a parameter's display name */
+  TP_TOKEN_SSA,         /* "%v3", "%v3_peak", "%arg0": the node whose value
+                           it is (a Sum of a rank-0 value is written with
+                           its operand's name; its uses still refer to the
+                           Sum) */
   TP_TOKEN_KEYWORD,     /* "module", "return", "dense", "dims", ... */
   TP_TOKEN_TYPE,        /* "tensor<2x3xf32>" */
   TP_TOKEN_SYMBOL,      /* "@topos", "@main" */
