@@ -18,6 +18,7 @@
  * - every source span covers exactly an expression: it is tight, and the
  *   span's text, assigned on a line of its own after the lines before it,
  *   records exactly the nodes the map puts inside the span.
+ * - and without the map, every reading is the same text.
  * Hand-written cases pin exact spans and tokens, the JSON form, the map
  * being off and the ref budget. */
 #include <stdlib.h>
@@ -984,6 +985,17 @@ check_program (const char *what, const char *src, const TpChoices *choices)
     g_assert_cmpuint (p.listed->len, ==, stats.nodes);
   }
 
+  /* Without the map every reading is the same text. */
+  {
+    TpSession *off = tp_session_new ();
+    tp_session_set_map (off, FALSE);
+    g_assert_cmpint (tp_session_compile (off, src, strlen (src), choices), ==,
+                     TP_STATUS_OK);
+    for (int r = 0; r < TP_N_READINGS; r++)
+      g_assert_cmpstr (tp_session_reading (off, (TpReading) r), ==,
+                       tp_session_reading (p.s, (TpReading) r));
+    tp_session_free (off);
+  }
   for (int r = 0; r <= TP_READING_VALUES; r++)
     check_structure (&p, (TpReading) r);
   check_listing (&p, TP_READING_SPEC);
