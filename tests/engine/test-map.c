@@ -1108,6 +1108,78 @@ test_golden (void)
   g_free (dir);
 }
 
+/* Programs the samples and golden files do not have: reassigned and
+ * aliased names, a Sum of a rank-0 value (written with its operand's
+ * name), parameters no statement names, keywords as names, comments with
+ * non-ASCII text, CRLF line ends, every op and composite, an elided
+ * constant's neighbours. */
+static void
+test_extra_programs (void)
+{
+  static const struct
+  {
+    const char *src;
+    const char *target, *observe;
+  } programs[] = {
+    { "a = parameter 1.0\nb = a * 2.0\na = parameter [2]\nc = sum(a) + b\n"
+      "b = c\n", NULL, "a" },
+    { "w = parameter 1.0\nh = w * 2.0\ng = h\nloss = g * g\n", NULL, "g" },
+    { "w = parameter 2.0\ns = sum(w)\nt = sum(sum(s * w))\nloss = t + s\n",
+      NULL, "s" },
+    { "x = input 3.0\nloss = sum(x) * parameter 1.5 + parameter [] * x\n",
+      NULL, NULL },
+    { "# naïve → fine\r\ninput = input [1, 2]\r\nsum = parameter [2, 2]\r\n"
+      "leaf = input @ sum   # ¿por qué?\r\nloss = sum(leaf * leaf)\r\n",
+      NULL, "leaf" },
+    { "w = parameter [2, 3]\nx = input [3, 2]\nh = relu(x @ w)\n"
+      "e = exp(ln(sqrt(sin(cos(tanh(h))))))\nm = mean_along(softmax(e, 0), 1)\n"
+      "l = logsumexp(log_softmax(h, 1), 0)\nt = transpose(h)\n"
+      "r = reshape(broadcast(-1.0e-7, [2, 2, 2]), [8])\n"
+      "loss = sum(m) - sum(l) / 3.0 + sum(t) * sum_along(r, 0) - -sum(r)\n",
+      NULL, "h" },
+    { "a = leaf [3, 3]\nb = leaf [9]\nc = a @ a\nd = reshape(c, [9]) + b\n",
+      "d", "c" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (programs); k++)
+    {
+      const char *observe[1] = { programs[k].observe };
+      TpChoices c = { programs[k].target, observe, observe[0] ? 1 : 0, false };
+      char *what = g_strdup_printf ("extra program %u", k);
+      check_program (what, programs[k].src, &c);
+      g_free (what);
+    }
+}
+
+/* A Sum of a rank-0 value writes no line and is written with its
+ * operand's name; its uses still refer to the Sum, the operand's own to
+ * the operand. */
+static void
+test_sum_alias (void)
+{
+  TpSession *s = tp_test_compile ("w = parameter [2]\nx = sum(w)\ny = sum(x)\n"
+                                  "loss = y * x\n", "loss", NULL,
+                                  TP_STATUS_OK);
+  char **lines = g_strsplit (tp_session_reading (s, TP_READING_STABLEHLO), "\n", -1);
+  guint k;
+  TpMapLine ml;
+  TpMapRef ref;
+
+  for (k = 0; lines[k] != NULL && !g_str_has_prefix (lines[k], "    %v3 = "); k++)
+    ;
+  g_assert_nonnull (lines[k]);
+  g_assert_cmpstr (lines[k], ==, "    %v3 = stablehlo.multiply %v1, %v1 : tensor<f32>");
+  g_assert_true (tp_session_map_line (s, TP_READING_STABLEHLO, k, &ml));
+  g_assert_cmpuint (ml.node, ==, 3);
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_STABLEHLO, k, 29, &ref));
+  g_assert_cmpint (ref.klass, ==, TP_TOKEN_SSA);
+  g_assert_cmpuint (ref.node, ==, 2);           /* y, the Sum of x */
+  g_assert_true (tp_session_map_ref_at (s, TP_READING_STABLEHLO, k, 34, &ref));
+  g_assert_cmpuint (ref.node, ==, 1);           /* x itself */
+  g_strfreev (lines);
+  tp_session_free (s);
+}
+
 /* Spans worked out by hand: implicit broadcasts and the composites'
  * parts belong to the expression that records them, a literal to itself,
  * and parentheses are not part of what they enclose. */
@@ -1383,6 +1455,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topos/map/samples", test_samples);
   g_test_add_func ("/topos/map/golden", test_golden);
+  g_test_add_func ("/topos/map/extra-programs", test_extra_programs);
+  g_test_add_func ("/topos/map/sum-alias", test_sum_alias);
   g_test_add_func ("/topos/map/exact-spans", test_exact_spans);
   g_test_add_func ("/topos/map/exact-tokens-and-json", test_exact_tokens_and_json);
   g_test_add_func ("/topos/map/refused", test_refused);
