@@ -870,13 +870,40 @@ tp_session_picture_reduced (const TpSession *s)
   return s->status == TP_STATUS_OK && s->reduced;
 }
 
-static void
-json_node_or_null (TpBuf *out, uint32_t node)
+/* Writes the decimal digits of value at p; returns their count. */
+static size_t
+put_u32 (char *p, uint32_t value)
 {
-  if (node == TP_MAP_NO_NODE)
-    tp_buf_puts (out, "null");
-  else
-    tp_buf_u64 (out, node);
+  char tmp[10];
+  size_t n = 0;
+
+  do
+    {
+      tmp[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  for (size_t k = 0; k < n; k++)
+    p[k] = tmp[n - 1 - k];
+  return n;
+}
+
+static size_t
+put_node_or_null (char *p, uint32_t node)
+{
+  if (node != TP_MAP_NO_NODE)
+    return put_u32 (p, node);
+  memcpy (p, "null", 4);
+  return 4;
+}
+
+static size_t
+put_str (char *p, const char *text)
+{
+  size_t n = strlen (text);
+
+  memcpy (p, text, n);
+  return n;
 }
 
 /* "map": {"spec": {"lines": [...], "refs": [...]}, ...}, then the spec
@@ -897,32 +924,44 @@ json_map (const TpSession *s, TpBuf *out)
       uint32_t n_refs = m != NULL ? m->n_refs : 0;
 
       tp_json_key (out, reading_names[r], r == 0);
+      /* Each entry is formatted on the stack and appended once: a big
+       * program's map has hundreds of thousands. */
       tp_buf_puts (out, "{\"lines\":[");
       for (uint32_t k = 0; k < n_lines; k++)
         {
+          char tmp[64];
+          size_t n = 0;
           if (k > 0)
-            tp_buf_putc (out, ',');
-          tp_buf_puts (out, "{\"node\":");
-          json_node_or_null (out, m->lines[k].node);
-          tp_buf_puts (out, ",\"role\":\"");
-          tp_buf_puts (out, role_names[m->lines[k].role]);
-          tp_buf_puts (out, "\"}");
+            tmp[n++] = ',';
+          n += put_str (tmp + n, "{\"node\":");
+          n += put_node_or_null (tmp + n, m->lines[k].node);
+          n += put_str (tmp + n, ",\"role\":\"");
+          n += put_str (tmp + n, role_names[m->lines[k].role]);
+          n += put_str (tmp + n, "\"}");
+          tp_buf_append (out, tmp, n);
         }
       tp_buf_puts (out, "],\"refs\":[");
       for (uint32_t k = 0; k < n_refs; k++)
         {
           const TpMapRefRec *f = &m->refs[k];
-          tp_buf_puts (out, k > 0 ? ",[" : "[");
-          tp_buf_u64 (out, f->line);
-          tp_buf_putc (out, ',');
-          tp_buf_u64 (out, f->start);
-          tp_buf_putc (out, ',');
-          tp_buf_u64 (out, f->end);
-          tp_buf_puts (out, ",\"");
-          tp_buf_puts (out, token_names[f->klass]);
-          tp_buf_puts (out, "\",");
-          json_node_or_null (out, f->node);
-          tp_buf_putc (out, ']');
+          char tmp[80];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          tmp[n++] = '[';
+          n += put_u32 (tmp + n, f->line);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->start);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->end);
+          tmp[n++] = ',';
+          tmp[n++] = '"';
+          n += put_str (tmp + n, token_names[f->klass]);
+          tmp[n++] = '"';
+          tmp[n++] = ',';
+          n += put_node_or_null (tmp + n, f->node);
+          tmp[n++] = ']';
+          tp_buf_append (out, tmp, n);
         }
       tp_buf_puts (out, "]}");
     }
