@@ -620,17 +620,15 @@ build_gradients (TpSession *s)
         g->name = s->prog.stmts[s->display[w]].name;
       else
         {
-          char tmp[16];
-          size_t n = 0;
-          char *name;
-          tmp[n++] = '#';
-          for (uint32_t v = w, p = 1000000000u; p > 0; p /= 10)
-            if (v / p % 10 != 0 || n > 1 || p == 1)
-              tmp[n++] = (char) ('0' + v / p % 10);
-          name = tp_arena_strndup (&s->arena, tmp, n);
-          if (name == NULL)
+          /* "#INDEX", as the divider writes it */
+          TpBuf name;
+          tp_buf_init (&name);
+          put_display_name (s, w, &name);
+          g->name = name.failed ? NULL
+                    : tp_arena_strndup (&s->arena, name.data, name.len);
+          tp_buf_clear (&name);
+          if (g->name == NULL)
             return false;
-          g->name = name;
         }
     }
   return true;
