@@ -679,7 +679,7 @@ tp_dot_cost (const TpDotInput *in, bool forward_only)
   return cost;
 }
 
-void
+bool
 tp_dot_write (const TpDotInput *in, TpBuf *out)
 {
   const TpTape *t = in->plan->tape;
@@ -702,7 +702,7 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
   if (cost == UINT64_MAX)
     {
       out->failed = true;
-      return;
+      return false;
     }
   if (cost > budget)
     {
@@ -719,7 +719,7 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
       if (d.n > 0)
         put_legend (&d);
       tp_buf_puts (out, "}\n");
-      return;
+      return true;
     }
 
   put_caption (&d, NULL);
@@ -763,4 +763,5 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
     put_edges (&d, i);
   put_legend (&d);
   tp_buf_puts (out, "}\n");
+  return false;
 }

@@ -64,9 +64,10 @@ typedef struct
   uint32_t budget;             /* layout cost budget; 0 means TP_DOT_BUDGET */
 } TpDotInput;
 
-/* Appends the DOT text.  Deterministic and locale-free; on allocation
- * failure out->failed is set. */
-void     tp_dot_write (const TpDotInput *in, TpBuf *out);
+/* Appends the DOT text and returns whether it was reduced (over the
+ * budget: the forward band alone, or only the note).  Deterministic and
+ * locale-free; on allocation failure out->failed is set. */
+bool     tp_dot_write (const TpDotInput *in, TpBuf *out);
 
 /* The layout cost estimate tp_dot_write compares with the budget (for the
  * benchmark and tests).  UINT64_MAX when memory runs out. */

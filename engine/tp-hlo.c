@@ -13,7 +13,13 @@
  * dense_resource<__elided__>: the module still parses and keeps every
  * type, but no longer runs.  Only a seeded `leaf` of more than 2^20
  * elements can get there; the zeros and ones differentiate records are
- * splats. */
+ * splats.
+ *
+ * With a map, the writer notes every line's node and role and every
+ * token's class as it writes them (SSA names with the node they name, op
+ * names, keywords, types, numbers).  Constant elements are noted one by
+ * one up to TP_MAP_NUMBER_BUDGET per module; a constant past it is one
+ * number token over its whole bracketed list. */
 #include "tp-hlo.h"
 
 #include <string.h>
@@ -25,12 +31,17 @@
 /* A node's name is either %v{node} or, with this bit, %arg{k}. */
 #define ARG_BIT 0x80000000u
 
+/* Constant elements noted one by one in a module's map. */
+#define TP_MAP_NUMBER_BUDGET (UINT64_C (1) << 16)
+
 typedef struct
 {
   const TpTape *t;
   TpBuf *out;
+  TpMap *map;
   uint32_t *name;       /* per node: a node index, or ARG_BIT | k */
   uint64_t budget;      /* constant elements still printed in full */
+  uint64_t map_numbers; /* constant elements still noted one by one */
 } Emit;
 
 /* A value in the module: a node's own (possibly aliased) name when suffix
@@ -73,12 +84,51 @@ put_digits (char *p, uint64_t value)
   return n;
 }
 
+/* Plain text, and text that is one token of the given class. */
+static void
+put_text (const Emit *e, const char *text)
+{
+  tp_buf_puts (e->out, text);
+}
+
+static void
+put_token (const Emit *e, const char *text, TpTokenClass klass)
+{
+  size_t at = e->out->len;
+
+  tp_buf_puts (e->out, text);
+  tp_map_ref (e->map, e->out, at, klass, TP_MAP_NO_NODE);
+}
+
+/* "stablehlo.OP" as one op token. */
+static void
+put_op (const Emit *e, const char *op)
+{
+  size_t at = e->out->len;
+
+  tp_buf_append (e->out, "stablehlo.", 10);
+  tp_buf_puts (e->out, op);
+  tp_map_ref (e->map, e->out, at, TP_TOKEN_OP, TP_MAP_NO_NODE);
+}
+
+/* An integer as a number token. */
+static void
+put_int (const Emit *e, uint64_t value)
+{
+  size_t at = e->out->len;
+
+  tp_buf_u64 (e->out, value);
+  tp_map_ref (e->map, e->out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
+}
+
+/* The SSA name of r, a token naming r's node (an aliased Sum's uses name
+ * the Sum, though they are written with its operand's name). */
 static void
 put_ref (const Emit *e, Ref r)
 {
   uint32_t name = r.suffix == NULL ? e->name[r.node] : r.node;
   char tmp[48];
-  size_t n;
+  size_t n, at = e->out->len;
 
   if (name & ARG_BIT)
     {
@@ -96,12 +146,14 @@ put_ref (const Emit *e, Ref r)
       tp_buf_putc (e->out, '_');
       tp_buf_puts (e->out, r.suffix);
     }
+  tp_map_ref (e->map, e->out, at, TP_TOKEN_SSA, r.node);
 }
 
 /* Starts a line that defines r: "    %v3_peak = ". */
 static void
 put_def (const Emit *e, Ref r)
 {
+  tp_map_line (e->map, e->out, r.node, TP_ROLE_NODE);
   tp_buf_append (e->out, "    ", 4);
   put_ref (e, r);
   tp_buf_append (e->out, " = ", 3);
@@ -109,10 +161,10 @@ put_def (const Emit *e, Ref r)
 
 /* "tensor<2x3xf32>", "tensor<f32>"; elem is "f32" or "i1". */
 static void
-put_type (TpBuf *out, const TpShape *shape, const char *elem)
+put_type (const Emit *e, const TpShape *shape, const char *elem)
 {
   char tmp[7 + TP_MAX_RANK * 11 + 8];
-  size_t n = 7, len = strlen (elem);
+  size_t n = 7, len = strlen (elem), at = e->out->len;
 
   memcpy (tmp, "tensor<", 7);
   for (uint32_t d = 0; d < shape->rank; d++)
@@ -123,34 +175,35 @@ put_type (TpBuf *out, const TpShape *shape, const char *elem)
   memcpy (tmp + n, elem, len);
   n += len;
   tmp[n++] = '>';
-  tp_buf_append (out, tmp, n);
+  tp_buf_append (e->out, tmp, n);
+  tp_map_ref (e->map, e->out, at, TP_TOKEN_TYPE, TP_MAP_NO_NODE);
 }
 
 static void
-put_f32_type (TpBuf *out, const TpShape *shape)
+put_f32_type (const Emit *e, const TpShape *shape)
 {
-  put_type (out, shape, "f32");
+  put_type (e, shape, "f32");
 }
 
 static const TpShape scalar_shape = { 0, { 0 } };
 
 /* "[0, 1]": every axis of [0, rank) except skip (UINT32_MAX for none). */
 static void
-put_axes_except (TpBuf *out, uint32_t rank, uint32_t skip)
+put_axes_except (const Emit *e, uint32_t rank, uint32_t skip)
 {
   bool first = true;
 
-  tp_buf_putc (out, '[');
+  tp_buf_putc (e->out, '[');
   for (uint32_t d = 0; d < rank; d++)
     {
       if (d == skip)
         continue;
       if (!first)
-        tp_buf_append (out, ", ", 2);
+        tp_buf_append (e->out, ", ", 2);
       first = false;
-      tp_buf_u64 (out, d);
+      put_int (e, d);
     }
-  tp_buf_putc (out, ']');
+  tp_buf_putc (e->out, ']');
 }
 
 /* One element as a StableHLO float literal: Rust's Debug form with ".0"
@@ -192,9 +245,10 @@ put_f32 (TpBuf *out, float value)
   tp_buf_append (out, tmp, n);
 }
 
-/* The nested-bracket form of data over dims[depth..rank), advancing *pos. */
+/* The nested-bracket form of data over dims[depth..rank), advancing *pos;
+ * each element a number token of map (NULL for none). */
 static void
-put_nested (TpBuf *out, const float *data, const TpShape *shape,
+put_nested (TpBuf *out, TpMap *map, const float *data, const TpShape *shape,
             uint32_t depth, uint64_t *pos)
 {
   tp_buf_putc (out, '[');
@@ -203,9 +257,13 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
       if (k > 0)
         tp_buf_append (out, ", ", 2);
       if (depth + 1 < shape->rank)
-        put_nested (out, data, shape, depth + 1, pos);
+        put_nested (out, map, data, shape, depth + 1, pos);
       else
-        put_f32 (out, data[(*pos)++]);
+        {
+          size_t at = out->len;
+          put_f32 (out, data[(*pos)++]);
+          tp_map_ref (map, out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
+        }
     }
   tp_buf_putc (out, ']');
 }
@@ -218,6 +276,7 @@ put_constant (Emit *e, Ref r, const float *data, const TpShape *shape)
   uint64_t volume = tp_shape_volume (shape);
   bool splat = true;
   uint32_t first;
+  size_t at;
 
   memcpy (&first, &data[0], sizeof first);
   for (uint64_t k = 1; k < volume && splat; k++)
@@ -227,24 +286,37 @@ put_constant (Emit *e, Ref r, const float *data, const TpShape *shape)
       splat = bits == first;
     }
   put_def (e, r);
+  put_op (e, "constant");
+  tp_buf_putc (e->out, ' ');
   if ((splat ? 1 : volume) > e->budget)
     {
-      tp_buf_puts (e->out, "stablehlo.constant dense_resource<__elided__> : ");
-      put_f32_type (e->out, shape);
+      put_token (e, "dense_resource<__elided__>", TP_TOKEN_ATTRIBUTE);
+      put_text (e, " : ");
+      put_f32_type (e, shape);
       tp_buf_putc (e->out, '\n');
       return;
     }
   e->budget -= splat ? 1 : volume;
-  tp_buf_puts (e->out, "stablehlo.constant dense<");
+  put_token (e, "dense", TP_TOKEN_KEYWORD);
+  tp_buf_putc (e->out, '<');
+  at = e->out->len;
   if (splat)
-    put_f32 (e->out, data[0]);
+    {
+      put_f32 (e->out, data[0]);
+      tp_map_ref (e->map, e->out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
+    }
   else
     {
       uint64_t pos = 0;
-      put_nested (e->out, data, shape, 0, &pos);
+      bool each = e->map != NULL && volume <= e->map_numbers;
+      if (each)
+        e->map_numbers -= volume;
+      put_nested (e->out, each ? e->map : NULL, data, shape, 0, &pos);
+      if (!each)
+        tp_map_ref (e->map, e->out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
     }
   tp_buf_append (e->out, "> : ", 4);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -253,10 +325,13 @@ static void
 put_splat (const Emit *e, Ref r, const char *literal, const TpShape *shape)
 {
   put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.constant dense<");
-  tp_buf_puts (e->out, literal);
+  put_op (e, "constant");
+  tp_buf_putc (e->out, ' ');
+  put_token (e, "dense", TP_TOKEN_KEYWORD);
+  tp_buf_putc (e->out, '<');
+  put_token (e, literal, TP_TOKEN_NUMBER);
   tp_buf_append (e->out, "> : ", 4);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -265,12 +340,11 @@ static void
 put_unary (const Emit *e, Ref r, const char *op, Ref a, const TpShape *shape)
 {
   put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.");
-  tp_buf_puts (e->out, op);
+  put_op (e, op);
   tp_buf_putc (e->out, ' ');
   put_ref (e, a);
   tp_buf_append (e->out, " : ", 3);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -280,47 +354,65 @@ put_binary (const Emit *e, Ref r, const char *op, Ref a, Ref b,
             const TpShape *shape)
 {
   put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.");
-  tp_buf_puts (e->out, op);
+  put_op (e, op);
   tp_buf_putc (e->out, ' ');
   put_ref (e, a);
   tp_buf_append (e->out, ", ", 2);
   put_ref (e, b);
   tp_buf_append (e->out, " : ", 3);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
-/* The seed constant, then "%r = stablehlo.reduce(%a init: %seed) applies
- * stablehlo.COMBINER across dimensions = [...] : (Ta, tensor<f32>) -> Tr",
- * reducing every axis (axis UINT32_MAX) or just one. */
+/* "%r = stablehlo.reduce(%a init: %seed) applies stablehlo.COMBINER across
+ * dimensions = [...] : (Ta, tensor<f32>) -> Tr", reducing every axis (axis
+ * UINT32_MAX) or just one. */
+static void
+put_reduce_line (const Emit *e, Ref r, Ref seed, const char *combiner, Ref a,
+                 const TpShape *in, uint32_t axis, const TpShape *result)
+{
+  put_def (e, r);
+  put_op (e, "reduce");
+  tp_buf_putc (e->out, '(');
+  put_ref (e, a);
+  tp_buf_putc (e->out, ' ');
+  put_token (e, "init", TP_TOKEN_KEYWORD);
+  put_text (e, ": ");
+  put_ref (e, seed);
+  put_text (e, ") ");
+  put_token (e, "applies", TP_TOKEN_KEYWORD);
+  tp_buf_putc (e->out, ' ');
+  put_op (e, combiner);
+  tp_buf_putc (e->out, ' ');
+  put_token (e, "across", TP_TOKEN_KEYWORD);
+  tp_buf_putc (e->out, ' ');
+  put_token (e, "dimensions", TP_TOKEN_KEYWORD);
+  put_text (e, " = ");
+  if (axis == UINT32_MAX)
+    put_axes_except (e, in->rank, UINT32_MAX);
+  else
+    {
+      tp_buf_putc (e->out, '[');
+      put_int (e, axis);
+      tp_buf_putc (e->out, ']');
+    }
+  tp_buf_append (e->out, " : (", 4);
+  put_f32_type (e, in);
+  tp_buf_append (e->out, ", ", 2);
+  put_f32_type (e, &scalar_shape);
+  tp_buf_append (e->out, ") -> ", 5);
+  put_f32_type (e, result);
+  tp_buf_putc (e->out, '\n');
+}
+
+/* The seed constant, then the reduce line. */
 static void
 put_reduce (const Emit *e, Ref r, Ref seed, const char *seed_literal,
             const char *combiner, Ref a, const TpShape *in, uint32_t axis,
             const TpShape *result)
 {
   put_splat (e, seed, seed_literal, &scalar_shape);
-  put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.reduce(");
-  put_ref (e, a);
-  tp_buf_puts (e->out, " init: ");
-  put_ref (e, seed);
-  tp_buf_puts (e->out, ") applies stablehlo.");
-  tp_buf_puts (e->out, combiner);
-  tp_buf_puts (e->out, " across dimensions = ");
-  if (axis == UINT32_MAX)
-    put_axes_except (e->out, in->rank, UINT32_MAX);
-  else
-    {
-      tp_buf_putc (e->out, '[');
-      tp_buf_u64 (e->out, axis);
-      tp_buf_putc (e->out, ']');
-    }
-  tp_buf_append (e->out, " : (", 4);
-  put_f32_type (e->out, in);
-  tp_buf_puts (e->out, ", tensor<f32>) -> ");
-  put_f32_type (e->out, result);
-  tp_buf_putc (e->out, '\n');
+  put_reduce_line (e, r, seed, combiner, a, in, axis, result);
 }
 
 /* "%r = stablehlo.broadcast_in_dim %a, dims = [...] : (Ta) -> T", where
@@ -330,17 +422,20 @@ put_broadcast_in_dim (const Emit *e, Ref r, Ref a, const TpShape *in,
                       const TpShape *shape, uint32_t skip)
 {
   put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.broadcast_in_dim ");
+  put_op (e, "broadcast_in_dim");
+  tp_buf_putc (e->out, ' ');
   put_ref (e, a);
-  tp_buf_puts (e->out, ", dims = ");
+  tp_buf_append (e->out, ", ", 2);
+  put_token (e, "dims", TP_TOKEN_KEYWORD);
+  put_text (e, " = ");
   if (skip == UINT32_MAX)
     tp_buf_append (e->out, "[]", 2);
   else
-    put_axes_except (e->out, shape->rank, skip);
+    put_axes_except (e, shape->rank, skip);
   tp_buf_append (e->out, " : (", 4);
-  put_f32_type (e->out, in);
+  put_f32_type (e, in);
   tp_buf_append (e->out, ") -> ", 5);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -350,14 +445,13 @@ put_typed_unary (const Emit *e, Ref r, const char *op, Ref a,
                  const TpShape *in, const TpShape *shape)
 {
   put_def (e, r);
-  tp_buf_puts (e->out, "stablehlo.");
-  tp_buf_puts (e->out, op);
+  put_op (e, op);
   tp_buf_putc (e->out, ' ');
   put_ref (e, a);
   tp_buf_append (e->out, " : (", 4);
-  put_f32_type (e->out, in);
+  put_f32_type (e, in);
   tp_buf_append (e->out, ") -> ", 5);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -369,29 +463,32 @@ put_matmul (const Emit *e, TpNode i)
   uint32_t rank = t->shape[i].rank;
 
   put_def (e, node_ref (i));
-  tp_buf_puts (e->out, "stablehlo.dot_general ");
+  put_op (e, "dot_general");
+  tp_buf_putc (e->out, ' ');
   put_ref (e, node_ref (a));
   tp_buf_append (e->out, ", ", 2);
   put_ref (e, node_ref (b));
   tp_buf_append (e->out, ", ", 2);
   if (rank > 2)
     {
-      tp_buf_puts (e->out, "batching_dims = ");
-      put_axes_except (e->out, rank - 2, UINT32_MAX);
+      put_token (e, "batching_dims", TP_TOKEN_KEYWORD);
+      put_text (e, " = ");
+      put_axes_except (e, rank - 2, UINT32_MAX);
       tp_buf_append (e->out, " x ", 3);
-      put_axes_except (e->out, rank - 2, UINT32_MAX);
+      put_axes_except (e, rank - 2, UINT32_MAX);
       tp_buf_append (e->out, ", ", 2);
     }
-  tp_buf_puts (e->out, "contracting_dims = [");
-  tp_buf_u64 (e->out, rank - 1);
-  tp_buf_puts (e->out, "] x [");
-  tp_buf_u64 (e->out, rank - 2);
-  tp_buf_puts (e->out, "] : (");
-  put_f32_type (e->out, &t->shape[a]);
+  put_token (e, "contracting_dims", TP_TOKEN_KEYWORD);
+  put_text (e, " = [");
+  put_int (e, rank - 1);
+  put_text (e, "] x [");
+  put_int (e, rank - 2);
+  put_text (e, "] : (");
+  put_f32_type (e, &t->shape[a]);
   tp_buf_append (e->out, ", ", 2);
-  put_f32_type (e->out, &t->shape[b]);
+  put_f32_type (e, &t->shape[b]);
   tp_buf_append (e->out, ") -> ", 5);
-  put_f32_type (e->out, &t->shape[i]);
+  put_f32_type (e, &t->shape[i]);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -402,19 +499,22 @@ put_permute (const Emit *e, TpNode i)
   TpNode a = t->arg[i][0];
 
   put_def (e, node_ref (i));
-  tp_buf_puts (e->out, "stablehlo.transpose ");
+  put_op (e, "transpose");
+  tp_buf_putc (e->out, ' ');
   put_ref (e, node_ref (a));
-  tp_buf_puts (e->out, ", dims = [");
+  tp_buf_append (e->out, ", ", 2);
+  put_token (e, "dims", TP_TOKEN_KEYWORD);
+  put_text (e, " = [");
   for (uint32_t d = 0; d < t->shape[i].rank; d++)
     {
       if (d > 0)
         tp_buf_append (e->out, ", ", 2);
-      tp_buf_u64 (e->out, t->attr[i].order[d]);
+      put_int (e, t->attr[i].order[d]);
     }
   tp_buf_append (e->out, "] : (", 5);
-  put_f32_type (e->out, &t->shape[a]);
+  put_f32_type (e, &t->shape[a]);
   tp_buf_append (e->out, ") -> ", 5);
-  put_f32_type (e->out, &t->shape[i]);
+  put_f32_type (e, &t->shape[i]);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -427,30 +527,36 @@ put_step (const Emit *e, TpNode i)
   Ref mask = helper_ref (i, "mask");
 
   put_def (e, mask);
-  tp_buf_puts (e->out, "stablehlo.compare GE, ");
+  put_op (e, "compare");
+  tp_buf_putc (e->out, ' ');
+  put_token (e, "GE", TP_TOKEN_ATTRIBUTE);
+  tp_buf_append (e->out, ", ", 2);
   put_ref (e, node_ref (t->arg[i][0]));
   tp_buf_append (e->out, ", ", 2);
   put_ref (e, node_ref (t->arg[i][1]));
-  tp_buf_puts (e->out, ", FLOAT : (");
-  put_f32_type (e->out, shape);
   tp_buf_append (e->out, ", ", 2);
-  put_f32_type (e->out, shape);
+  put_token (e, "FLOAT", TP_TOKEN_ATTRIBUTE);
+  put_text (e, " : (");
+  put_f32_type (e, shape);
+  tp_buf_append (e->out, ", ", 2);
+  put_f32_type (e, shape);
   tp_buf_append (e->out, ") -> ", 5);
-  put_type (e->out, shape, "i1");
+  put_type (e, shape, "i1");
   tp_buf_putc (e->out, '\n');
   put_splat (e, helper_ref (i, "ones"), "1.0", shape);
   put_splat (e, helper_ref (i, "zeros"), "0.0", shape);
   put_def (e, node_ref (i));
-  tp_buf_puts (e->out, "stablehlo.select ");
+  put_op (e, "select");
+  tp_buf_putc (e->out, ' ');
   put_ref (e, mask);
   tp_buf_append (e->out, ", ", 2);
   put_ref (e, helper_ref (i, "ones"));
   tp_buf_append (e->out, ", ", 2);
   put_ref (e, helper_ref (i, "zeros"));
   tp_buf_append (e->out, " : ", 3);
-  put_type (e->out, shape, "i1");
+  put_type (e, shape, "i1");
   tp_buf_append (e->out, ", ", 2);
-  put_f32_type (e->out, shape);
+  put_f32_type (e, shape);
   tp_buf_putc (e->out, '\n');
 }
 
@@ -469,21 +575,11 @@ put_log_ops (const Emit *e, TpNode i, bool softmax)
   TpShape reduced;
 
   tp_shape_drop_axis (in, k, &reduced);
-  put_splat (e, helper_ref (i, "low"), "0xFF800000", &scalar_shape);
   /* The peak's seed is -inf, so it is written here rather than through
    * put_reduce, whose seed is a splat of the add identity. */
-  put_def (e, helper_ref (i, "peak"));
-  tp_buf_puts (e->out, "stablehlo.reduce(");
-  put_ref (e, node_ref (a));
-  tp_buf_puts (e->out, " init: ");
-  put_ref (e, helper_ref (i, "low"));
-  tp_buf_puts (e->out, ") applies stablehlo.maximum across dimensions = [");
-  tp_buf_u64 (e->out, k);
-  tp_buf_puts (e->out, "] : (");
-  put_f32_type (e->out, in);
-  tp_buf_puts (e->out, ", tensor<f32>) -> ");
-  put_f32_type (e->out, &reduced);
-  tp_buf_putc (e->out, '\n');
+  put_splat (e, helper_ref (i, "low"), "0xFF800000", &scalar_shape);
+  put_reduce_line (e, helper_ref (i, "peak"), helper_ref (i, "low"),
+                   "maximum", node_ref (a), in, k, &reduced);
   put_broadcast_in_dim (e, helper_ref (i, "spread_peak"),
                         helper_ref (i, "peak"), &reduced, in, k);
   put_binary (e, helper_ref (i, "centered"), "subtract", node_ref (a),
@@ -606,7 +702,7 @@ tp_hlo_arguments (const TpPlan *plan, TpNode *args)
 }
 
 void
-tp_hlo_emit (const TpPlan *plan, TpBuf *out)
+tp_hlo_write (const TpPlan *plan, TpBuf *out, TpMap *map)
 {
   const TpTape *t = plan->tape;
   Emit e;
@@ -615,7 +711,9 @@ tp_hlo_emit (const TpPlan *plan, TpBuf *out)
 
   e.t = t;
   e.out = out;
+  e.map = map;
   e.budget = TP_VALUES_BUDGET;
+  e.map_numbers = TP_MAP_NUMBER_BUDGET;
   e.name = tp_malloc (((size_t) t->len + 1) * sizeof *e.name);
   args = tp_malloc (((size_t) t->len + 1) * sizeof *args);
   if (e.name == NULL || args == NULL)
@@ -631,21 +729,31 @@ tp_hlo_emit (const TpPlan *plan, TpBuf *out)
   for (uint32_t k = 0; k < n_args; k++)
     e.name[args[k]] = ARG_BIT | k;
 
-  tp_buf_puts (out, "module @topos {\n  func.func @main(");
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FRAME);
+  put_token (&e, "module", TP_TOKEN_KEYWORD);
+  tp_buf_putc (out, ' ');
+  put_token (&e, "@topos", TP_TOKEN_SYMBOL);
+  put_text (&e, " {\n");
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FRAME);
+  put_text (&e, "  ");
+  put_token (&e, "func.func", TP_TOKEN_OP);
+  tp_buf_putc (out, ' ');
+  put_token (&e, "@main", TP_TOKEN_SYMBOL);
+  tp_buf_putc (out, '(');
   for (uint32_t k = 0; k < n_args; k++)
     {
       if (k > 0)
         tp_buf_append (out, ", ", 2);
       put_ref (&e, node_ref (args[k]));
       tp_buf_append (out, ": ", 2);
-      put_f32_type (out, &t->shape[args[k]]);
+      put_f32_type (&e, &t->shape[args[k]]);
     }
   tp_buf_puts (out, ") -> (");
   for (uint32_t r = 0; r < plan->n_results; r++)
     {
       if (r > 0)
         tp_buf_append (out, ", ", 2);
-      put_f32_type (out, &t->shape[plan->results[r]]);
+      put_f32_type (&e, &t->shape[plan->results[r]]);
     }
   tp_buf_puts (out, ") {\n");
 
@@ -653,7 +761,10 @@ tp_hlo_emit (const TpPlan *plan, TpBuf *out)
     if (plan->wanted[i] && !(e.name[i] & ARG_BIT))
       put_node (&e, i);
 
-  tp_buf_puts (out, "    return ");
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_RESULT);
+  put_text (&e, "    ");
+  put_token (&e, "return", TP_TOKEN_KEYWORD);
+  tp_buf_putc (out, ' ');
   for (uint32_t r = 0; r < plan->n_results; r++)
     {
       if (r > 0)
@@ -665,9 +776,19 @@ tp_hlo_emit (const TpPlan *plan, TpBuf *out)
     {
       if (r > 0)
         tp_buf_append (out, ", ", 2);
-      put_f32_type (out, &t->shape[plan->results[r]]);
+      put_f32_type (&e, &t->shape[plan->results[r]]);
     }
-  tp_buf_puts (out, "\n  }\n}\n");
+  tp_buf_putc (out, '\n');
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FRAME);
+  put_text (&e, "  }\n");
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FRAME);
+  put_text (&e, "}\n");
   tp_free (e.name);
   tp_free (args);
+}
+
+void
+tp_hlo_emit (const TpPlan *plan, TpBuf *out)
+{
+  tp_hlo_write (plan, out, NULL);
 }

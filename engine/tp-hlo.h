@@ -16,6 +16,8 @@
  * parameters then the wanted inputs, each in index order; results are
  * plan->results in order. */
 void tp_hlo_emit (const TpPlan *plan, TpBuf *out);
+/* The same, mapped into map (NULL for none). */
+void tp_hlo_write (const TpPlan *plan, TpBuf *out, TpMap *map);
 
 /* The argument order: writes the wanted parameters then the wanted inputs
  * into args (room for tape->len nodes) and returns their count. */

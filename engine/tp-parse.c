@@ -68,6 +68,7 @@ typedef struct
   TpToken tok[2];      /* tok[0] is current, tok[1] the one after */
   uint32_t depth;
   uint64_t seed;
+  uint32_t end_column;  /* last character of the last token consumed */
 } Parser;
 
 void
@@ -256,11 +257,49 @@ no_memory (Parser *p)
   return tape_fail (p, &p->tok[0]);
 }
 
+/* Gives the nodes recorded since the last claim the source span from
+ * line:column to the last token consumed: each construct claims once its
+ * operands (which claimed theirs) and its own nodes are recorded, so a
+ * node's span is the innermost expression whose construct recorded it. */
+static bool
+claim (Parser *p, uint32_t line, uint32_t column)
+{
+  TpProgram *prog = p->prog;
+  uint32_t n = prog->tape.len;
+
+  if (!prog->want_spans)
+    return true;
+  if (n > prog->cap_spans)
+    {
+      uint32_t cap = prog->cap_spans ? prog->cap_spans : 64;
+      TpSourceSpan *spans;
+      while (cap < n)
+        cap *= 2;
+      spans = tp_arena_grow (prog->arena, prog->spans, prog->n_spans, cap,
+                             sizeof *spans);
+      if (spans == NULL)
+        return no_memory (p);
+      prog->spans = spans;
+      prog->cap_spans = cap;
+    }
+  for (uint32_t i = prog->n_spans; i < n; i++)
+    {
+      prog->spans[i].line = line;
+      prog->spans[i].first = column;
+      prog->spans[i].last = p->end_column;
+    }
+  prog->n_spans = n;
+  return true;
+}
+
 /* ---- tokens ----------------------------------------------------------- */
 
 static void
 advance (Parser *p)
 {
+  /* Tokens are ASCII (anything else is a lexical error, comments aside),
+   * so a token's bytes are its characters. */
+  p->end_column = p->tok[0].column + (uint32_t) p->tok[0].len - 1;
   p->tok[0] = p->tok[1];
   if (p->tok[0].kind != TP_TOK_EOF)
     tp_lex_next (&p->lex, &p->tok[1]);
@@ -589,7 +628,8 @@ parse_call (Parser *p, Keyword kw, TpNode *out)
     }
   if (!expect (p, ')'))
     return false;
-  return record_call (p, kw, &fn, a, axis, &arg_shape, out);
+  return record_call (p, kw, &fn, a, axis, &arg_shape, out)
+         && claim (p, fn.line, fn.column);
 }
 
 /* Whether a and b differ by exactly one edit: a character inserted,
@@ -679,12 +719,13 @@ parse_primary (Parser *p, TpNode *out)
   if (t->kind == TP_TOK_NUMBER)
     {
       TpShape scalar;
+      uint32_t line = t->line, column = t->column;
       memset (&scalar, 0, sizeof scalar);
       *out = tp_tape_fill (&p->prog->tape, TP_OP_LEAF, &scalar, t->number);
       if (*out == TP_NO_NODE)
         return tape_fail (p, t);
       advance (p);
-      return true;
+      return claim (p, line, column);
     }
   if (is_symbol (t, '('))
     {
@@ -705,7 +746,8 @@ parse_primary (Parser *p, TpNode *out)
           TpToken arg = *next;
           advance (p);
           advance (p);
-          return record_source (p, kw, &at, &arg, out);
+          return record_source (p, kw, &at, &arg, out)
+                 && claim (p, at.line, at.column);
         }
       if (tp_program_lookup (p->prog, t->text, t->len) != TP_NO_NODE)
         return parse_name (p, out);
@@ -747,7 +789,8 @@ parse_unary (Parser *p, TpNode *out)
       if (ok)
         {
           *out = tp_tape_unary (&p->prog->tape, TP_OP_NEG, a);
-          ok = *out != TP_NO_NODE || tape_fail (p, &at);
+          ok = (*out != TP_NO_NODE || tape_fail (p, &at))
+               && claim (p, at.line, at.column);
         }
     }
   else
@@ -759,6 +802,7 @@ parse_unary (Parser *p, TpNode *out)
 static bool
 parse_term (Parser *p, TpNode *out)
 {
+  uint32_t line = p->tok[0].line, column = p->tok[0].column;
   TpNode a;
 
   if (!parse_unary (p, &a))
@@ -778,7 +822,7 @@ parse_term (Parser *p, TpNode *out)
       else
         ok = record_arith (p, op.symbol == '*' ? TP_OP_MUL : TP_OP_DIV,
                            &op, a, b, &a);
-      if (!ok)
+      if (!ok || !claim (p, line, column))
         return false;
     }
   *out = a;
@@ -788,6 +832,7 @@ parse_term (Parser *p, TpNode *out)
 static bool
 parse_expression (Parser *p, TpNode *out)
 {
+  uint32_t line = p->tok[0].line, column = p->tok[0].column;
   TpNode a;
 
   if (!parse_term (p, &a))
@@ -801,7 +846,8 @@ parse_expression (Parser *p, TpNode *out)
       if (!parse_term (p, &b))
         return false;
       if (!record_arith (p, op.symbol == '+' ? TP_OP_ADD : TP_OP_SUB, &op,
-                         a, b, &a))
+                         a, b, &a)
+          || !claim (p, line, column))
         return false;
     }
   *out = a;

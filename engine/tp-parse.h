@@ -43,6 +43,12 @@ typedef struct
   TpSymbol *symbols;   /* open addressing; name NULL = empty */
   uint32_t n_symbols;
   uint32_t cap_symbols;
+  /* per node, the expression that recorded it; kept only when want_spans
+   * is set before tp_parse */
+  bool want_spans;
+  TpSourceSpan *spans;
+  uint32_t n_spans;
+  uint32_t cap_spans;
   /* the diagnostic, when tp_parse returns false */
   bool no_memory;
   uint32_t line;

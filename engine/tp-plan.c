@@ -79,9 +79,10 @@ tp_plan_lower (TpPlan *plan, const TpTape *tape, TpArena *arena,
 }
 
 void
-tp_plan_describe (const TpPlan *plan, TpBuf *out)
+tp_plan_describe (const TpPlan *plan, TpBuf *out, TpMap *map)
 {
   const TpTape *tape = plan->tape;
+  size_t at;
 
   for (uint32_t i = 0; i < tape->len; i++)
     {
@@ -89,18 +90,29 @@ tp_plan_describe (const TpPlan *plan, TpBuf *out)
 
       if (!plan->wanted[i])
         continue;
-      tp_tape_describe_line (tape, i, out);
+      tp_map_line (map, out, i, plan->readable[i] ? TP_ROLE_KEPT
+                                                   : TP_ROLE_FREED);
+      tp_tape_describe_line (tape, i, out, map);
       tp_buf_pad_from (out, mark, 52);
       tp_buf_putc (out, ' ');
+      at = out->len;
       if (plan->readable[i])
-        tp_buf_puts (out, "kept");
+        {
+          tp_buf_puts (out, "kept");
+          tp_map_ref (map, out, at, TP_TOKEN_LIVE, TP_MAP_NO_NODE);
+        }
       else
         {
-          tp_buf_puts (out, "freed after ");
+          tp_buf_puts (out, "freed after");
+          tp_map_ref (map, out, at, TP_TOKEN_LIVE, TP_MAP_NO_NODE);
+          tp_buf_putc (out, ' ');
+          at = out->len;
           tp_buf_u64 (out, plan->last[i]);
+          tp_map_ref (map, out, at, TP_TOKEN_OPERAND, plan->last[i]);
         }
       tp_buf_putc (out, '\n');
     }
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FOOTER);
   tp_buf_puts (out, "plan: forward; ");
   tp_buf_u64 (out, plan->n_wanted);
   tp_buf_puts (out, " of ");
@@ -108,10 +120,13 @@ tp_plan_describe (const TpPlan *plan, TpBuf *out)
   tp_buf_puts (out, " nodes evaluated, ");
   tp_buf_u64 (out, plan->n_results);
   tp_buf_puts (out, " readable\n");
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FOOTER);
   tp_buf_puts (out, "live volume: peak ");
   tp_buf_u64 (out, plan->peak);
   tp_buf_puts (out, " elements at node ");
+  at = out->len;
   tp_buf_u64 (out, plan->peak_at);
+  tp_map_ref (map, out, at, TP_TOKEN_OPERAND, plan->peak_at);
   tp_buf_puts (out, ", retain-all ");
   tp_buf_u64 (out, plan->retain_all);
   tp_buf_putc (out, '\n');

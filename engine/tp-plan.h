@@ -35,8 +35,9 @@ bool tp_plan_lower    (TpPlan *plan, const TpTape *tape, TpArena *arena,
                        const TpNode *roots, uint32_t n_roots,
                        const TpNode *observe, uint32_t n_observe,
                        bool exact);
-/* The plan reading: one line per wanted node, then the summary lines. */
-void tp_plan_describe (const TpPlan *plan, TpBuf *out);
+/* The plan reading: one line per wanted node, then the summary lines;
+ * mapped into map unless it is NULL. */
+void tp_plan_describe (const TpPlan *plan, TpBuf *out, TpMap *map);
 
 /* Runs the plan: evaluates only wanted nodes, frees each released buffer
  * after its last consumer.  results[r] receives a malloc'd copy (tp_free)

@@ -14,6 +14,7 @@
 #include "tp-dot.h"
 #include "tp-hlo.h"
 #include "tp-json.h"
+#include "tp-map.h"
 #include "tp-parse.h"
 #include "tp-plan.h"
 #include "tp-run.h"
@@ -48,7 +49,57 @@ struct _TpSession
   uint32_t n_args;
   TpNode *display;              /* per node: first statement naming it */
   TpPlan plan;
+
+  /* the reading map (tp-engine.h) */
+  bool map_off;                 /* kept across compiles */
+  TpMap maps[TP_MAP_READINGS];
+  TpGradient *gradients;        /* per parameter, when differentiated */
+  bool reduced;                 /* the picture */
 };
+
+static const char *const role_names[TP_N_ROLES] = {
+  [TP_ROLE_BLANK] = "blank",
+  [TP_ROLE_NODE] = "node",
+  [TP_ROLE_DERIVED] = "derived",
+  [TP_ROLE_DIVIDER] = "divider",
+  [TP_ROLE_NOTE] = "note",
+  [TP_ROLE_FOOTER] = "footer",
+  [TP_ROLE_KEPT] = "kept",
+  [TP_ROLE_FREED] = "freed",
+  [TP_ROLE_RESULT] = "result",
+  [TP_ROLE_GRADIENT] = "gradient",
+  [TP_ROLE_FRAME] = "frame",
+};
+
+static const char *const token_names[TP_N_TOKENS] = {
+  [TP_TOKEN_INDEX] = "index",
+  [TP_TOKEN_OP] = "op",
+  [TP_TOKEN_SOURCE] = "source",
+  [TP_TOKEN_OPERAND] = "operand",
+  [TP_TOKEN_DETAIL] = "detail",
+  [TP_TOKEN_SHAPE] = "shape",
+  [TP_TOKEN_LIVE] = "live",
+  [TP_TOKEN_NUMBER] = "number",
+  [TP_TOKEN_NAME] = "name",
+  [TP_TOKEN_SSA] = "ssa",
+  [TP_TOKEN_KEYWORD] = "keyword",
+  [TP_TOKEN_TYPE] = "type",
+  [TP_TOKEN_SYMBOL] = "symbol",
+  [TP_TOKEN_ATTRIBUTE] = "attribute",
+  [TP_TOKEN_COMMENT] = "comment",
+};
+
+const char *
+tp_line_role_name (TpLineRole role)
+{
+  return (unsigned) role < TP_N_ROLES ? role_names[role] : NULL;
+}
+
+const char *
+tp_token_class_name (TpTokenClass klass)
+{
+  return (unsigned) klass < TP_N_TOKENS ? token_names[klass] : NULL;
+}
 
 static const char *const reading_names[TP_N_READINGS] = {
   "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
@@ -81,7 +132,29 @@ tp_session_new (void)
     return NULL;
   memset (s, 0, sizeof *s);
   tp_arena_init (&s->arena);
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    tp_map_init (&s->maps[r]);
   return s;
+}
+
+void
+tp_session_set_map (TpSession *s, bool enabled)
+{
+  s->map_off = !enabled;
+}
+
+/* The map reading r is written into, or NULL when maps are off. */
+static TpMap *
+map_of (TpSession *s, TpReading r)
+{
+  return s->map_off ? NULL : &s->maps[r];
+}
+
+static void
+empty_maps (TpSession *s)
+{
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    tp_map_empty (&s->maps[r]);
 }
 
 static void
@@ -94,13 +167,19 @@ session_reset (TpSession *s)
     }
   tp_free (s->diag_message);
   s->diag_message = NULL;
+  empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
   tp_arena_reset (&s->arena);
   {
     TpArena arena = s->arena;
+    bool map_off = s->map_off;
+    TpMap maps[TP_MAP_READINGS];
+    memcpy (maps, s->maps, sizeof maps);
     memset (s, 0, sizeof *s);
     s->arena = arena;
+    s->map_off = map_off;
+    memcpy (s->maps, maps, sizeof maps);
   }
 }
 
@@ -110,6 +189,8 @@ tp_session_free (TpSession *s)
   if (s == NULL)
     return;
   session_reset (s);
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    tp_map_clear (&s->maps[r]);
   tp_free (s);
 }
 
@@ -125,6 +206,9 @@ refuse (TpSession *s, TpStatus status, uint32_t line, uint32_t column,
     }
   s->names = NULL;
   s->n_names = 0;
+  empty_maps (s);
+  s->gradients = NULL;
+  s->reduced = false;
   tp_free (s->diag_message);
   s->diag_message = tp_malloc (len + 1);
   if (s->diag_message == NULL)
@@ -152,11 +236,14 @@ out_of_memory (TpSession *s)
   return refuse (s, TP_STATUS_NO_MEMORY, 1, 1, "out of memory", 13);
 }
 
-/* Takes a finished buffer as reading r; false when it failed. */
+/* Takes a finished buffer as reading r; false when it (or its map)
+ * failed. */
 static bool
 take (TpSession *s, TpReading r, TpBuf *buf)
 {
   s->readings[r] = tp_buf_steal (buf);
+  if (r < TP_MAP_READINGS && s->maps[r].failed)
+    return false;
   return s->readings[r] != NULL;
 }
 
@@ -253,6 +340,26 @@ put_display_name (const TpSession *s, TpNode node, TpBuf *out)
     }
 }
 
+/* A name that refers to node, as a token of map. */
+static void
+put_mapped_name (TpMap *map, TpBuf *out, const char *name, TpNode node)
+{
+  size_t at = out->len;
+
+  tp_buf_puts (out, name);
+  tp_map_ref (map, out, at, TP_TOKEN_NAME, node);
+}
+
+static void
+put_mapped_display_name (const TpSession *s, TpMap *map, TpBuf *out,
+                         TpNode node)
+{
+  size_t at = out->len;
+
+  put_display_name (s, node, out);
+  tp_map_ref (map, out, at, TP_TOKEN_NAME, node);
+}
+
 static bool
 build_names (TpSession *s)
 {
@@ -288,7 +395,7 @@ build_stablehlo (TpSession *s)
     return false;
   s->n_args = tp_hlo_arguments (&s->plan, s->args);
   tp_buf_init (&out);
-  tp_hlo_emit (&s->plan, &out);
+  tp_hlo_write (&s->plan, &out, map_of (s, TP_READING_STABLEHLO));
   return take (s, TP_READING_STABLEHLO, &out);
 }
 
@@ -317,7 +424,7 @@ build_dot (TpSession *s)
   in.n_wrt = s->n_wrt;
   in.budget = 0;              /* TP_DOT_BUDGET */
   tp_buf_init (&out);
-  tp_dot_write (&in, &out);
+  s->reduced = tp_dot_write (&in, &out);
   return take (s, TP_READING_DOT, &out);
 }
 
@@ -326,25 +433,30 @@ build_values (TpSession *s)
 {
   TpBuf out;
   TpValuesBudget budget = { TP_VALUES_BUDGET, TP_SUMMARY_BUDGET };
+  TpMap *map = map_of (s, TP_READING_VALUES);
 
   tp_buf_init (&out);
-  tp_values_statements (&s->prog, s->values, &out, &budget);
+  tp_values_statements (&s->prog, s->values, &out, &budget, map);
   if (s->differentiated)
     {
+      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_BLANK);
       tp_buf_putc (&out, '\n');
       for (uint32_t k = 0; k < s->n_wrt; k++)
         {
           size_t mark;
           TpNode g = s->grads[k];
+          tp_map_line (map, &out, g, TP_ROLE_GRADIENT);
           tp_buf_puts (&out, "d ");
-          tp_buf_puts (&out, s->target_name);
+          put_mapped_name (map, &out, s->target_name, s->target);
           tp_buf_puts (&out, " / d ");
           mark = out.len;
-          put_display_name (s, s->wrt[k], &out);
+          put_mapped_display_name (s, map, &out, s->wrt[k]);
           tp_buf_pad_from (&out, mark, 6);
           tp_buf_putc (&out, ' ');
+          mark = out.len;
           tp_values_put_tensor (&out, s->values[g], &s->prog.tape.shape[g],
                                 &budget);
+          tp_map_ref (map, &out, mark, TP_TOKEN_NUMBER, g);
           tp_buf_putc (&out, '\n');
         }
     }
@@ -364,10 +476,17 @@ build_summary (TpSession *s)
   tp_buf_u64 (&out, s->plan.n_results);
   tp_buf_puts (&out, " readable; differentiating ");
   tp_buf_puts (&out, s->target_name);
-  for (uint32_t k = 0; k < s->n_observe; k++)
+  /* Each observed node once, by its display name (docs/decisions.md D9): two
+   * names of one node are one value. */
+  for (uint32_t k = 0, shown = 0; k < s->n_observe; k++)
     {
-      tp_buf_puts (&out, k == 0 ? ", observing " : ", ");
-      tp_buf_puts (&out, s->observe_names[k]);
+      bool seen = false;
+      for (uint32_t j = 0; j < k; j++)
+        seen = seen || s->observe[j] == s->observe[k];
+      if (seen)
+        continue;
+      tp_buf_puts (&out, shown++ == 0 ? ", observing " : ", ");
+      put_display_name (s, s->observe[k], &out);
     }
   tp_buf_putc (&out, '\n');
   return take (s, TP_READING_SUMMARY, &out);
@@ -378,9 +497,12 @@ build_spec (TpSession *s)
 {
   TpBuf out;
 
+  TpMap *map = map_of (s, TP_READING_SPEC);
+
   tp_buf_init (&out);
-  tp_tape_describe_range (&s->prog.tape, 0, s->prog.tape.len, &out);
-  tp_tape_describe_total (&s->prog.tape, "tape", &out);
+  tp_tape_describe_range (&s->prog.tape, 0, s->prog.tape.len, &out, map,
+                          TP_ROLE_NODE);
+  tp_tape_describe_total (&s->prog.tape, "tape", &out, map);
   return take (s, TP_READING_SPEC, &out);
 }
 
@@ -391,21 +513,27 @@ build_derivative (TpSession *s)
 {
   TpTape *t = &s->prog.tape;
   const TpShape *shape = &t->shape[s->target];
+  TpMap *map = map_of (s, TP_READING_DERIVATIVE);
   TpBuf out;
+  size_t at;
 
   tp_buf_init (&out);
   if (shape->rank != 0)
     {
+      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
       tp_buf_putc (&out, '`');
-      tp_buf_puts (&out, s->target_name);
+      put_mapped_name (map, &out, s->target_name, s->target);
       tp_buf_puts (&out, "` has shape ");
+      at = out.len;
       tp_buf_shape (&out, shape);
+      tp_map_ref (map, &out, at, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
       tp_buf_puts (&out, " and a gradient needs a rank-0 target: wrap it in "
                          "`sum(...)`, or pick another target.\n");
       return take (s, TP_READING_DERIVATIVE, &out);
     }
   if (s->n_wrt == 0)
     {
+      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
       tp_buf_puts (&out, "there is no parameter to differentiate with respect "
                          "to: declare one with `w = parameter [2, 2]`.\n");
       return take (s, TP_READING_DERIVATIVE, &out);
@@ -420,24 +548,30 @@ build_derivative (TpSession *s)
     return false;
   s->differentiated = true;
 
-  tp_tape_describe_range (t, 0, s->spec_nodes, &out);
+  tp_tape_describe_range (t, 0, s->spec_nodes, &out, map, TP_ROLE_NODE);
+  tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_DIVIDER);
   tp_buf_puts (&out, "-- ");
+  at = out.len;
   tp_buf_u64 (&out, t->len - s->spec_nodes);
+  tp_map_ref (map, &out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
   tp_buf_puts (&out, " nodes appended by differentiate: ");
   for (uint32_t k = 0; k < s->n_wrt; k++)
     {
       if (k > 0)
         tp_buf_puts (&out, ", ");
       tp_buf_puts (&out, "d ");
-      tp_buf_puts (&out, s->target_name);
+      put_mapped_name (map, &out, s->target_name, s->target);
       tp_buf_puts (&out, " / d ");
-      put_display_name (s, s->wrt[k], &out);
+      put_mapped_display_name (s, map, &out, s->wrt[k]);
       tp_buf_puts (&out, " is node ");
+      at = out.len;
       tp_buf_u64 (&out, s->grads[k]);
+      tp_map_ref (map, &out, at, TP_TOKEN_OPERAND, s->grads[k]);
     }
   tp_buf_putc (&out, '\n');
-  tp_tape_describe_range (t, s->spec_nodes, t->len, &out);
-  tp_tape_describe_total (t, "tape", &out);
+  tp_tape_describe_range (t, s->spec_nodes, t->len, &out, map,
+                          TP_ROLE_DERIVED);
+  tp_tape_describe_total (t, "tape", &out, map);
   if (!take (s, TP_READING_DERIVATIVE, &out))
     {
       t->error = TP_TAPE_NO_MEMORY;
@@ -463,8 +597,41 @@ build_plan (TpSession *s, bool exact)
                       s->observe, s->n_observe, exact))
     return false;
   tp_buf_init (&out);
-  tp_plan_describe (&s->plan, &out);
+  tp_plan_describe (&s->plan, &out, map_of (s, TP_READING_PLAN));
   return take (s, TP_READING_PLAN, &out);
+}
+
+/* Each parameter's display name and gradient node, for the map. */
+static bool
+build_gradients (TpSession *s)
+{
+  if (!s->differentiated)
+    return true;
+  s->gradients = tp_arena_alloc (&s->arena, s->n_wrt * sizeof *s->gradients);
+  if (s->gradients == NULL)
+    return false;
+  for (uint32_t k = 0; k < s->n_wrt; k++)
+    {
+      TpNode w = s->wrt[k];
+      TpGradient *g = &s->gradients[k];
+      g->parameter = w;
+      g->gradient = s->grads[k];
+      if (s->display[w] != TP_NO_NODE)
+        g->name = s->prog.stmts[s->display[w]].name;
+      else
+        {
+          /* "#INDEX", as the divider writes it */
+          TpBuf name;
+          tp_buf_init (&name);
+          put_display_name (s, w, &name);
+          g->name = name.failed ? NULL
+                    : tp_arena_strndup (&s->arena, name.data, name.len);
+          tp_buf_clear (&name);
+          if (g->name == NULL)
+            return false;
+        }
+    }
+  return true;
 }
 
 TpStatus
@@ -475,6 +642,7 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
 
   session_reset (s);
   tp_program_init (&s->prog, &s->arena);
+  s->prog.want_spans = !s->map_off;
   s->have_prog = true;
   if (source == NULL)
     length = 0;
@@ -516,7 +684,8 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
     return out_of_memory (s);
 
   if (!build_plan (s, exact) || !build_stablehlo (s) || !build_values (s)
-      || !build_dot (s) || !build_summary (s) || !build_names (s))
+      || !build_dot (s) || !build_summary (s) || !build_names (s)
+      || !build_gradients (s))
     return out_of_memory (s);
   for (int r = 0; r < TP_N_READINGS; r++)
     if (s->readings[r] == NULL)
@@ -570,6 +739,265 @@ tp_session_stats (const TpSession *s, TpStats *stats)
   stats->nodes = s->prog.tape.len;
   stats->elements = s->prog.tape.elements;
   stats->work = s->prog.tape.work;
+}
+
+/* The map of reading which, or NULL when it has none. */
+static const TpMap *
+map_get (const TpSession *s, TpReading which)
+{
+  if ((unsigned) which >= TP_MAP_READINGS || s->status != TP_STATUS_OK)
+    return NULL;
+  return &s->maps[which];
+}
+
+size_t
+tp_session_map_n_lines (const TpSession *s, TpReading which)
+{
+  const TpMap *m = map_get (s, which);
+
+  return m != NULL ? m->n_lines : 0;
+}
+
+size_t
+tp_session_map_n_refs (const TpSession *s, TpReading which)
+{
+  const TpMap *m = map_get (s, which);
+
+  return m != NULL ? m->n_refs : 0;
+}
+
+bool
+tp_session_map_line (const TpSession *s, TpReading which, size_t line,
+                     TpMapLine *out)
+{
+  const TpMap *m = map_get (s, which);
+  const TpMapLineRec *l;
+
+  if (m == NULL || line >= m->n_lines)
+    return false;
+  l = &m->lines[line];
+  out->node = l->node;
+  out->role = (TpLineRole) l->role;
+  out->first_ref = l->first_ref;
+  out->n_refs = (line + 1 < m->n_lines ? m->lines[line + 1].first_ref
+                                       : m->n_refs) - l->first_ref;
+  return true;
+}
+
+bool
+tp_session_map_ref (const TpSession *s, TpReading which, size_t index,
+                    TpMapRef *out)
+{
+  const TpMap *m = map_get (s, which);
+  const TpMapRefRec *r;
+
+  if (m == NULL || index >= m->n_refs)
+    return false;
+  r = &m->refs[index];
+  out->line = r->line;
+  out->start = r->start;
+  out->end = r->end;
+  out->klass = (TpTokenClass) r->klass;
+  out->node = r->node;
+  return true;
+}
+
+bool
+tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
+                       uint32_t at, TpMapRef *out)
+{
+  TpMapLine ml;
+  uint32_t lo, hi;
+
+  if (!tp_session_map_line (s, which, line, &ml))
+    return false;
+  /* The line's refs are in order and disjoint: the last one starting at
+   * or before `at` is the only candidate. */
+  lo = ml.first_ref;
+  hi = ml.first_ref + ml.n_refs;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (s->maps[which].refs[mid].start <= at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == ml.first_ref)
+    return false;
+  return tp_session_map_ref (s, which, lo - 1, out) && at < out->end;
+}
+
+bool
+tp_session_map_cut (const TpSession *s, TpReading which)
+{
+  const TpMap *m = map_get (s, which);
+
+  return m != NULL && m->cut;
+}
+
+uint32_t
+tp_session_spec_nodes (const TpSession *s)
+{
+  return s->status == TP_STATUS_OK ? s->spec_nodes : 0;
+}
+
+const TpGradient *
+tp_session_gradients (const TpSession *s, size_t *n_gradients)
+{
+  bool any = s->status == TP_STATUS_OK && s->gradients != NULL;
+
+  if (n_gradients != NULL)
+    *n_gradients = any ? s->n_wrt : 0;
+  return any ? s->gradients : NULL;
+}
+
+bool
+tp_session_source (const TpSession *s, uint32_t node, TpSourceSpan *out)
+{
+  if (s->status != TP_STATUS_OK || node >= s->spec_nodes
+      || node >= s->prog.n_spans)
+    return false;
+  *out = s->prog.spans[node];
+  return true;
+}
+
+bool
+tp_session_picture_reduced (const TpSession *s)
+{
+  return s->status == TP_STATUS_OK && s->reduced;
+}
+
+/* Writes the decimal digits of value at p; returns their count. */
+static size_t
+put_u32 (char *p, uint32_t value)
+{
+  char tmp[10];
+  size_t n = 0;
+
+  do
+    {
+      tmp[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  for (size_t k = 0; k < n; k++)
+    p[k] = tmp[n - 1 - k];
+  return n;
+}
+
+static size_t
+put_node_or_null (char *p, uint32_t node)
+{
+  if (node != TP_MAP_NO_NODE)
+    return put_u32 (p, node);
+  memcpy (p, "null", 4);
+  return 4;
+}
+
+static size_t
+put_str (char *p, const char *text)
+{
+  size_t n = strlen (text);
+
+  memcpy (p, text, n);
+  return n;
+}
+
+/* "map": {"spec": {"lines": [...], "refs": [...]}, ...}, then the spec
+ * node count, the gradient nodes, the sources and the picture. */
+static void
+json_map (const TpSession *s, TpBuf *out)
+{
+  size_t n_grads;
+  const TpGradient *grads = tp_session_gradients (s, &n_grads);
+  uint32_t n_sources = s->status == TP_STATUS_OK ? s->prog.tape.len : 0;
+
+  tp_json_key (out, "map", false);
+  tp_buf_putc (out, '{');
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    {
+      const TpMap *m = map_get (s, (TpReading) r);
+      uint32_t n_lines = m != NULL ? m->n_lines : 0;
+      uint32_t n_refs = m != NULL ? m->n_refs : 0;
+
+      tp_json_key (out, reading_names[r], r == 0);
+      /* Each entry is formatted on the stack and appended once: a big
+       * program's map has hundreds of thousands. */
+      tp_buf_puts (out, "{\"lines\":[");
+      for (uint32_t k = 0; k < n_lines; k++)
+        {
+          char tmp[64];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          n += put_str (tmp + n, "{\"node\":");
+          n += put_node_or_null (tmp + n, m->lines[k].node);
+          n += put_str (tmp + n, ",\"role\":\"");
+          n += put_str (tmp + n, role_names[m->lines[k].role]);
+          n += put_str (tmp + n, "\"}");
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "],\"refs\":[");
+      for (uint32_t k = 0; k < n_refs; k++)
+        {
+          const TpMapRefRec *f = &m->refs[k];
+          char tmp[80];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          tmp[n++] = '[';
+          n += put_u32 (tmp + n, f->line);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->start);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->end);
+          tmp[n++] = ',';
+          tmp[n++] = '"';
+          n += put_str (tmp + n, token_names[f->klass]);
+          tmp[n++] = '"';
+          tmp[n++] = ',';
+          n += put_node_or_null (tmp + n, f->node);
+          tmp[n++] = ']';
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "]}");
+    }
+  tp_buf_putc (out, '}');
+  tp_json_key (out, "spec_nodes", false);
+  tp_buf_u64 (out, tp_session_spec_nodes (s));
+  tp_json_key (out, "gradient_nodes", false);
+  tp_buf_putc (out, '{');
+  for (size_t k = 0; k < n_grads; k++)
+    {
+      tp_json_key (out, grads[k].name, k == 0);
+      tp_buf_u64 (out, grads[k].gradient);
+    }
+  tp_buf_putc (out, '}');
+  tp_json_key (out, "sources", false);
+  tp_buf_putc (out, '[');
+  for (uint32_t i = 0; i < n_sources; i++)
+    {
+      TpSourceSpan span;
+      if (i > 0)
+        tp_buf_putc (out, ',');
+      if (!tp_session_source (s, i, &span))
+        {
+          tp_buf_puts (out, "null");
+          continue;
+        }
+      tp_buf_putc (out, '[');
+      tp_buf_u64 (out, span.line);
+      tp_buf_putc (out, ',');
+      tp_buf_u64 (out, span.first);
+      tp_buf_putc (out, ',');
+      tp_buf_u64 (out, span.last);
+      tp_buf_putc (out, ']');
+    }
+  tp_buf_putc (out, ']');
+  tp_json_key (out, "picture", false);
+  tp_buf_puts (out, tp_session_picture_reduced (s) ? "{\"reduced\":true}"
+                                                   : "{\"reduced\":false}");
 }
 
 static void
@@ -744,7 +1172,9 @@ tp_session_to_json (const TpSession *s)
       tp_json_string (&out, s->diag.message, strlen (s->diag.message));
       tp_buf_putc (&out, '}');
     }
-  tp_buf_puts (&out, "]}\n");
+  tp_buf_putc (&out, ']');
+  json_map (s, &out);
+  tp_buf_puts (&out, "}\n");
   return tp_buf_steal (&out);
 }
 

@@ -282,23 +282,28 @@ tp_tape_permute (TpTape *tape, TpNode a, const uint8_t *order)
 
 /* format!("{:4}  {:<14} {:<18} {}", index, name, detail, shape), where
  * detail is the operands joined by ", ", then (after two spaces when there
- * are operands) the parameter text. */
+ * are operands) the parameter text.  With a map, each token is noted as it
+ * is written (the caller opens the line). */
 void
-tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out)
+tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out, TpMap *map)
 {
   const TpOpInfo *info = &tp_op_info[tape->op[i]];
   const TpAttr *attr = &tape->attr[i];
-  size_t mark;
+  size_t mark, at;
   uint64_t width = 1;
 
   for (uint64_t v = i; v >= 10; v /= 10)
     width++;
   if (width < 4)
     tp_buf_spaces (out, (size_t) (4 - width));
+  at = out->len;
   tp_buf_u64 (out, i);
+  tp_map_ref (map, out, at, TP_TOKEN_INDEX, i);
   tp_buf_append (out, "  ", 2);
   mark = out->len;
   tp_buf_puts (out, info->name);
+  tp_map_ref (map, out, mark, info->arity == 0 ? TP_TOKEN_SOURCE : TP_TOKEN_OP,
+              TP_MAP_NO_NODE);
   tp_buf_pad_from (out, mark, 14);
   tp_buf_putc (out, ' ');
   mark = out->len;
@@ -306,25 +311,34 @@ tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out)
     {
       if (k > 0)
         tp_buf_append (out, ", ", 2);
+      at = out->len;
       tp_buf_u64 (out, tape->arg[i][k]);
+      tp_map_ref (map, out, at, TP_TOKEN_OPERAND, tape->arg[i][k]);
     }
   if (info->attr != TP_ATTR_NONE && info->arity > 0)
     tp_buf_append (out, "  ", 2);
+  at = out->len;
   switch ((TpAttrKind) info->attr)
     {
     case TP_ATTR_AXIS:
       tp_buf_puts (out, "axis=");
       tp_buf_u64 (out, attr->axis);
+      tp_map_ref (map, out, at, TP_TOKEN_DETAIL, TP_MAP_NO_NODE);
       break;
     case TP_ATTR_AXIS_EXTENT:
       tp_buf_puts (out, "axis=");
       tp_buf_u64 (out, attr->axis);
-      tp_buf_puts (out, " extent=");
+      tp_map_ref (map, out, at, TP_TOKEN_DETAIL, TP_MAP_NO_NODE);
+      tp_buf_putc (out, ' ');
+      at = out->len;
+      tp_buf_puts (out, "extent=");
       tp_buf_u64 (out, attr->extent);
+      tp_map_ref (map, out, at, TP_TOKEN_DETAIL, TP_MAP_NO_NODE);
       break;
     case TP_ATTR_SHAPE:
       tp_buf_puts (out, "shape=");
       tp_buf_shape (out, &tape->shape[i]);
+      tp_map_ref (map, out, at, TP_TOKEN_DETAIL, TP_MAP_NO_NODE);
       break;
     case TP_ATTR_ORDER:
       {
@@ -334,6 +348,7 @@ tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out)
           dims[k] = attr->order[k];
         tp_buf_puts (out, "order=");
         tp_buf_dims (out, dims, rank);
+        tp_map_ref (map, out, at, TP_TOKEN_DETAIL, TP_MAP_NO_NODE);
       }
       break;
     case TP_ATTR_NONE:
@@ -342,16 +357,19 @@ tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out)
     }
   tp_buf_pad_from (out, mark, 18);
   tp_buf_putc (out, ' ');
+  at = out->len;
   tp_buf_shape (out, &tape->shape[i]);
+  tp_map_ref (map, out, at, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
 }
 
 void
 tp_tape_describe_range (const TpTape *tape, TpNode from, TpNode to,
-                        TpBuf *out)
+                        TpBuf *out, TpMap *map, TpLineRole role)
 {
   for (TpNode i = from; i < to; i++)
     {
-      tp_tape_describe_line (tape, i, out);
+      tp_map_line (map, out, i, role);
+      tp_tape_describe_line (tape, i, out, map);
       tp_buf_putc (out, '\n');
     }
 }
@@ -367,8 +385,10 @@ count_noun (TpBuf *out, uint64_t n, const char *noun)
 }
 
 void
-tp_tape_describe_total (const TpTape *tape, const char *prefix, TpBuf *out)
+tp_tape_describe_total (const TpTape *tape, const char *prefix, TpBuf *out,
+                        TpMap *map)
 {
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FOOTER);
   tp_buf_puts (out, prefix);
   tp_buf_puts (out, ": ");
   count_noun (out, tape->len, "node");

@@ -16,6 +16,7 @@
 
 #include "tp-alloc.h"
 #include "tp-buf.h"
+#include "tp-map.h"
 #include "tp-shape.h"
 
 typedef uint32_t TpNode;
@@ -151,13 +152,16 @@ tp_tape_is_source (const TpTape *tape, TpNode i)
   return tp_op_info[tape->op[i]].arity == 0;
 }
 
-/* One describe line for node i, without the newline. */
-void    tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out);
-/* The node lines [from, to), each with a newline. */
+/* One describe line for node i, without the newline; its tokens go into
+ * map (NULL for none), whose line the caller has opened. */
+void    tp_tape_describe_line (const TpTape *tape, TpNode i, TpBuf *out,
+                               TpMap *map);
+/* The node lines [from, to), each with a newline, mapped with role. */
 void    tp_tape_describe_range (const TpTape *tape, TpNode from, TpNode to,
-                                TpBuf *out);
-/* "tape: N nodes, P parameters, I inputs" (with the given prefix). */
+                                TpBuf *out, TpMap *map, TpLineRole role);
+/* "tape: N nodes, P parameters, I inputs" (with the given prefix), a
+ * footer line of map. */
 void    tp_tape_describe_total (const TpTape *tape, const char *prefix,
-                                TpBuf *out);
+                                TpBuf *out, TpMap *map);
 
 #endif /* TP_TAPE_H */

@@ -102,7 +102,7 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
 
 void
 tp_values_statements (const TpProgram *prog, float *const *values,
-                      TpBuf *out, TpValuesBudget *budget)
+                      TpBuf *out, TpValuesBudget *budget, TpMap *map)
 {
   for (uint32_t s = 0; s < prog->n_stmts; s++)
     {
@@ -110,15 +110,20 @@ tp_values_statements (const TpProgram *prog, float *const *values,
       TpNode last = tp_program_lookup (prog, st->name, strlen (st->name));
       size_t mark = out->len;
 
+      tp_map_line (map, out, st->node, TP_ROLE_NODE);
       tp_buf_puts (out, st->name);
+      tp_map_ref (map, out, mark, TP_TOKEN_NAME, st->node);
       tp_buf_pad_from (out, mark, 12);
       tp_buf_putc (out, ' ');
       mark = out->len;
       tp_buf_shape (out, &prog->tape.shape[st->node]);
+      tp_map_ref (map, out, mark, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
       tp_buf_pad_from (out, mark, 10);
       tp_buf_putc (out, ' ');
+      mark = out->len;
       tp_values_put_tensor (out, values[last], &prog->tape.shape[last],
                             budget);
+      tp_map_ref (map, out, mark, TP_TOKEN_NUMBER, last);
       tp_buf_putc (out, '\n');
     }
 }

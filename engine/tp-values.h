@@ -42,8 +42,10 @@ void tp_values_put_tensor (TpBuf *out, const float *data,
                            const TpShape *shape, TpValuesBudget *budget);
 
 /* One line per statement: format!("{:<12} {:<10} {}", name, shape, value
- * of the name's last assignment). */
+ * of the name's last assignment), mapped into map (NULL for none): the
+ * line stands for the statement's node, its value token for the node the
+ * value is read from. */
 void tp_values_statements (const TpProgram *prog, float *const *values,
-                           TpBuf *out, TpValuesBudget *budget);
+                           TpBuf *out, TpValuesBudget *budget, TpMap *map);
 
 #endif /* TP_VALUES_H */

@@ -44,7 +44,14 @@ static const char no_memory_json[] =
   "\"stablehlo\":\"\",\"values\":\"\",\"dot\":\"\",\"summary\":\"\","
   "\"target\":null,\"observe\":[],\"tensors\":{},"
   "\"arguments\":[],\"results\":[],\"diagnostics\":[{\"line\":1,"
-  "\"column\":1,\"message\":\"the page ran out of memory\"}]}\n";
+  "\"column\":1,\"message\":\"the page ran out of memory\"}],"
+  "\"map\":{\"spec\":{\"lines\":[],\"refs\":[]},"
+  "\"derivative\":{\"lines\":[],\"refs\":[]},"
+  "\"plan\":{\"lines\":[],\"refs\":[]},"
+  "\"stablehlo\":{\"lines\":[],\"refs\":[]},"
+  "\"values\":{\"lines\":[],\"refs\":[]}},"
+  "\"spec_nodes\":0,\"gradient_nodes\":{},\"sources\":[],"
+  "\"picture\":{\"reduced\":false}}\n";
 
 EMSCRIPTEN_KEEPALIVE int
 tp_wasm_read (const char *source,

@@ -89,6 +89,145 @@ const TpName  *tp_session_names      (const TpSession *session,
  * (borrowed; NULL with *n_args 0 when the program was refused). */
 const uint32_t *tp_session_arguments (const TpSession *session,
                                       size_t *n_args);
+/* {==== the reading map ====}
+ *
+ * Beside the text of spec, derivative, plan, stablehlo and values, the
+ * session gives their structure, produced by each writer as it writes:
+ * per line the node it stands for and its role, per token its byte span
+ * within the line, its class and the node it refers to.  A front end
+ * colours, decorates and cross-highlights from these alone.
+ *
+ * Lines are 0-based and count every '\n'-ended line of the reading.
+ * Spans are UTF-8 byte offsets within the line, end exclusive, in line
+ * order and never overlapping.  Everything is borrowed from the session
+ * and valid until the next compile; a refused program has empty maps. */
+
+#define TP_MAP_NO_NODE UINT32_MAX
+/* The most refs one reading's map holds: past it the reading's lines are
+ * still all mapped (node and role) but their tokens are not, as a
+ * 100,000-node listing is too long to colour anyway.  This bounds the map
+ * and the JSON, like the values budget bounds the values. */
+#define TP_MAP_REFS (UINT32_C (1) << 17)
+
+typedef enum
+{
+  TP_ROLE_BLANK,        /* an empty line */
+  TP_ROLE_NODE,         /* a node's line (spec, derivative before the
+                           divider, a StableHLO node's lowering, a values
+                           statement) */
+  TP_ROLE_DERIVED,      /* a node appended by differentiate (derivative) */
+  TP_ROLE_DIVIDER,      /* the derivative's "-- N nodes appended" line */
+  TP_ROLE_NOTE,         /* why there is no derivative */
+  TP_ROLE_FOOTER,       /* "tape: ...", "plan: ...", "live volume: ..." */
+  TP_ROLE_KEPT,         /* a plan line whose value stays readable */
+  TP_ROLE_FREED,        /* a plan line whose buffer is freed */
+  TP_ROLE_RESULT,       /* the StableHLO return */
+  TP_ROLE_GRADIENT,     /* a values line "d loss / d w ..." */
+  TP_ROLE_FRAME,        /* StableHLO module and function lines, braces */
+  TP_N_ROLES
+} TpLineRole;
+
+typedef enum
+{
+  TP_TOKEN_INDEX,       /* the line's own node index */
+  TP_TOKEN_OP,          /* an op name: "MatMul", "stablehlo.add", "func.func" */
+  TP_TOKEN_SOURCE,      /* a source's op name: "Leaf", "Parameter", "Input" */
+  TP_TOKEN_OPERAND,     /* a node written by its index: operands, "freed
+                           after 17", "is node 20", "at node 10" */
+  TP_TOKEN_DETAIL,      /* an op's parameter: "axis=1", "shape=[2, 3]" */
+  TP_TOKEN_SHAPE,       /* "[2, 3]" */
+  TP_TOKEN_LIVE,        /* "kept", "freed after" */
+  TP_TOKEN_NUMBER,      /* a number; in values the whole tensor (or its
+                           summary); a StableHLO constant's elements one
+                           by one up to 2^16 a module, a bigger constant's
+                           bracketed list as one token */
+  TP_TOKEN_NAME,        /* a statement's name, a parameter's display name */
+  TP_TOKEN_SSA,         /* "%v3", "%v3_peak", "%arg0": the node whose value
+                           it is (a Sum of a rank-0 value is written with
+                           its operand's name; its uses still refer to the
+                           Sum) */
+  TP_TOKEN_KEYWORD,     /* "module", "return", "dense", "dims", ... */
+  TP_TOKEN_TYPE,        /* "tensor<2x3xf32>" */
+  TP_TOKEN_SYMBOL,      /* "@topos", "@main" */
+  TP_TOKEN_ATTRIBUTE,   /* "GE", "FLOAT", "dense_resource<__elided__>" */
+  TP_TOKEN_COMMENT,     /* reserved: no reading writes comments yet */
+  TP_N_TOKENS
+} TpTokenClass;
+
+typedef struct
+{
+  uint32_t node;        /* TP_MAP_NO_NODE when the line stands for none */
+  TpLineRole role;
+  uint32_t first_ref;   /* the line's refs: [first_ref, first_ref + n_refs) */
+  uint32_t n_refs;
+} TpMapLine;
+
+typedef struct
+{
+  uint32_t line;
+  uint32_t start;       /* bytes within the line */
+  uint32_t end;         /* exclusive */
+  TpTokenClass klass;
+  uint32_t node;        /* the node referred to, or TP_MAP_NO_NODE */
+} TpMapRef;
+
+/* The source characters of the expression that recorded a node. */
+typedef struct
+{
+  uint32_t line;        /* 1-based, as in diagnostics */
+  uint32_t first;       /* first column, 1-based, in characters */
+  uint32_t last;        /* last column, inclusive */
+} TpSourceSpan;
+
+/* One parameter and its gradient, in declaration order. */
+typedef struct
+{
+  const char *name;     /* its display name (docs/decisions.md D9) */
+  uint32_t parameter;
+  uint32_t gradient;
+} TpGradient;
+
+/* Only TP_READING_SPEC .. TP_READING_VALUES have maps; the others (and a
+ * session without a map) have 0 lines and 0 refs. */
+size_t         tp_session_map_n_lines (const TpSession *session,
+                                       TpReading which);
+size_t         tp_session_map_n_refs  (const TpSession *session,
+                                       TpReading which);
+/* False when line or index is out of range. */
+bool           tp_session_map_line    (const TpSession *session,
+                                       TpReading which, size_t line,
+                                       TpMapLine *out);
+bool           tp_session_map_ref     (const TpSession *session,
+                                       TpReading which, size_t index,
+                                       TpMapRef *out);
+/* The ref of line that covers byte offset `at` (start <= at < end), for
+ * what is under a pointer or the cursor; false when none does. */
+bool           tp_session_map_ref_at  (const TpSession *session,
+                                       TpReading which, size_t line,
+                                       uint32_t at, TpMapRef *out);
+/* Whether reading which's refs stopped at TP_MAP_REFS. */
+bool           tp_session_map_cut     (const TpSession *session,
+                                       TpReading which);
+/* Nodes recorded by the program itself; nodes at or after it were
+ * appended by differentiate.  0 when refused. */
+uint32_t       tp_session_spec_nodes  (const TpSession *session);
+/* Per parameter its gradient node; NULL with *n 0 when nothing was
+ * differentiated. */
+const TpGradient *tp_session_gradients (const TpSession *session,
+                                        size_t *n_gradients);
+/* The source span of node's expression; false for a node no expression
+ * recorded (differentiate's) or out of range. */
+bool           tp_session_source      (const TpSession *session,
+                                       uint32_t node, TpSourceSpan *out);
+/* Whether the picture's DOT was reduced to fit its layout budget. */
+bool           tp_session_picture_reduced (const TpSession *session);
+/* Makes later compiles skip (false) or produce (true, the default) the
+ * map: only benchmarks turn it off, to measure what it costs. */
+void           tp_session_set_map     (TpSession *session, bool enabled);
+
+const char    *tp_line_role_name      (TpLineRole role);
+const char    *tp_token_class_name    (TpTokenClass klass);
+
 /* What the last compile recorded, for tests and benchmarks: statements,
  * nodes on the tape (the gradient's included), their elements together
  * and the interpreter's estimated multiply-adds.  The limits bound each

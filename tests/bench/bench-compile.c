@@ -76,7 +76,7 @@ steps_once (const char *src, size_t len, double t[N_FIGURES],
   if (!tp_plan_lower (&plan, &prog.tape, &arena, roots, n_roots, NULL, 0,
                       false))
     goto done;
-  tp_plan_describe (&plan, &out);
+  tp_plan_describe (&plan, &out, NULL);
   tp_buf_clear (&out);
   t3 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   tp_hlo_emit (&plan, &out);

@@ -48,36 +48,6 @@ time_compile (TpSession *s, const char *src, size_t len, const char *target)
   return best[reps / 2];
 }
 
-/* A 1,000-line program: a 12-layer tanh MLP repeated, with a loss. */
-static char *
-generate_program (size_t *len)
-{
-  size_t cap = 1 << 16, n = 0;
-  char *p = malloc (cap);
-  int lines = 0;
-
-#define EMIT(...) \
-  do { \
-    if (cap - n < 256) { cap *= 2; p = realloc (p, cap); } \
-    n += (size_t) snprintf (p + n, cap - n, __VA_ARGS__); \
-    lines++; \
-  } while (0)
-
-  EMIT ("x = input [8, 16]\n");
-  EMIT ("h0 = x\n");
-  for (int k = 1; lines < 997; k++)
-    {
-      EMIT ("w%d = parameter [16, 16]\n", k);
-      EMIT ("b%d = parameter 0.1\n", k);
-      EMIT ("h%d = tanh(h%d @ w%d) * b%d + h%d\n", k, k - 1, k, k, k - 1);
-    }
-  EMIT ("s = log_softmax(h1, 1)\n");
-  EMIT ("loss = -sum(s) / 8.0\n");
-#undef EMIT
-  *len = n;
-  return p;
-}
-
 /* The textbook triple loop, in the same order.  GCC at -O2 vectorises it
  * across j by itself; the scalar twin below has vectorisation turned off,
  * which is what the loop as written does on a compiler that does not. */
@@ -193,7 +163,7 @@ main (int argc, char **argv)
               time_compile (s, src, len, samples[k][1]) * 1e6);
       free (src);
     }
-  src = generate_program (&len);
+  src = bench_generate_program (&len);
   {
     double t = time_compile (s, src, len, NULL);
     printf ("  %-24s %8.1f us   %s", "generated 1,000 lines", t * 1e6,

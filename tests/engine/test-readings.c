@@ -122,6 +122,31 @@ test_target_resolution (void)
   g_free (plan);
 }
 
+/* Decision 10.9, in the summary too: an observed node is named by the
+ * first statement bound to it, and two names of one node are one value. */
+static void
+test_observe_display_name (void)
+{
+  const char *src = "w = parameter 1.0\nh = w * 2.0\ng = h\nloss = g * g\n";
+  const char *observe[2] = { "g", "h" };
+  TpChoices both = { NULL, observe, 2, false };
+  TpSession *s;
+
+  tp_test_reading (src, NULL, "g", TP_READING_SUMMARY,
+                   "16 nodes recorded, 13 scheduled, 3 readable; "
+                   "differentiating loss, observing h\n");
+  tp_test_reading (src, NULL, "h", TP_READING_SUMMARY,
+                   "16 nodes recorded, 13 scheduled, 3 readable; "
+                   "differentiating loss, observing h\n");
+  s = tp_session_new ();
+  g_assert_cmpint (tp_session_compile (s, src, strlen (src), &both), ==,
+                   TP_STATUS_OK);
+  g_assert_cmpstr (tp_session_reading (s, TP_READING_SUMMARY), ==,
+                   "16 nodes recorded, 13 scheduled, 3 readable; "
+                   "differentiating loss, observing h\n");
+  tp_session_free (s);
+}
+
 static void
 test_plan_observe (void)
 {
@@ -258,6 +283,8 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/readings/summarised-values", test_summarised_values);
   g_test_add_func ("/topos/readings/target", test_target_resolution);
   g_test_add_func ("/topos/readings/plan-observe", test_plan_observe);
+  g_test_add_func ("/topos/readings/observe-display-name",
+                   test_observe_display_name);
   g_test_add_func ("/topos/readings/names", test_names);
   g_test_add_func ("/topos/readings/json", test_json);
   g_test_add_func ("/topos/readings/recompile", test_recompile_reuses_session);

@@ -6,9 +6,10 @@
  * reading; a program that reads fills every reading; the JSON parses and
  * repeats the readings exactly; everything is valid UTF-8; every block
  * the engine allocates is freed; its peak memory stays under 256 MiB; a
- * failed allocation is reported as out of memory; and a session reused
- * after another program says exactly what a fresh one says.  A violation
- * aborts, which libFuzzer (or the replay driver) reports as a crash. */
+ * failed allocation is reported as out of memory; the reading map fits
+ * its readings and the source; and a session reused after another
+ * program says exactly what a fresh one says.  A violation aborts, which
+ * libFuzzer (or the replay driver) reports as a crash. */
 #include "tp-fuzz.h"
 
 #include <stdbool.h>
@@ -463,7 +464,7 @@ json_value (Json *j)
 static const char *const json_keys[] = {
   "names", "spec", "derivative", "plan", "stablehlo", "values", "dot",
   "summary", "target", "observe", "tensors", "arguments", "results",
-  "diagnostics",
+  "diagnostics", "map", "spec_nodes", "gradient_nodes", "sources", "picture",
 };
 #define N_JSON_KEYS (sizeof json_keys / sizeof json_keys[0])
 
@@ -630,6 +631,74 @@ line_chars (const char *src, size_t len, size_t line)
   return chars;
 }
 
+/* The reading map fits its readings: a map line per line, refs within
+ * their lines and in order, nodes on the tape, and a source span on the
+ * program's lines for every node the program recorded. */
+static void
+check_map (const TpSession *s, const char *src, size_t len)
+{
+  TpStats stats;
+  uint32_t spec_nodes = tp_session_spec_nodes (s);
+  size_t n_grads;
+  const TpGradient *grads = tp_session_gradients (s, &n_grads);
+
+  tp_session_stats (s, &stats);
+  CHECK (spec_nodes >= 1 && spec_nodes <= stats.nodes);
+  for (int r = 0; r <= TP_READING_VALUES; r++)
+    {
+      const char *text = tp_session_reading (s, (TpReading) r);
+      size_t n_lines = tp_session_map_n_lines (s, (TpReading) r);
+      size_t n_refs = tp_session_map_n_refs (s, (TpReading) r), seen = 0;
+      const char *line = text;
+
+      CHECK (n_refs <= TP_MAP_REFS);
+      for (size_t k = 0; k < n_lines; k++)
+        {
+          TpMapLine ml;
+          const char *nl = strchr (line, '\n');
+          uint32_t last_end = 0;
+
+          CHECK (nl != NULL);
+          CHECK (tp_session_map_line (s, (TpReading) r, k, &ml));
+          CHECK ((unsigned) ml.role < TP_N_ROLES);
+          CHECK (ml.node == TP_MAP_NO_NODE || ml.node < stats.nodes);
+          CHECK (ml.first_ref == seen);
+          for (uint32_t j = 0; j < ml.n_refs; j++)
+            {
+              TpMapRef ref;
+              CHECK (tp_session_map_ref (s, (TpReading) r, ml.first_ref + j, &ref));
+              CHECK (ref.line == k);
+              CHECK (ref.start >= last_end && ref.start < ref.end);
+              CHECK (ref.end <= (size_t) (nl - line));
+              CHECK ((unsigned) ref.klass < TP_N_TOKENS);
+              CHECK (ref.node == TP_MAP_NO_NODE || ref.node < stats.nodes);
+              last_end = ref.end;
+            }
+          seen += ml.n_refs;
+          line = nl + 1;
+        }
+      CHECK (*line == '\0');
+      CHECK (seen == n_refs);
+    }
+  for (uint32_t i = 0; i < stats.nodes; i++)
+    {
+      TpSourceSpan span;
+      bool has = tp_session_source (s, i, &span);
+      CHECK (has == (i < spec_nodes));
+      if (!has)
+        continue;
+      CHECK (span.line >= 1 && span.line <= count_lines (src, len));
+      CHECK (span.first >= 1 && span.first <= span.last);
+      CHECK (span.last <= line_chars (src, len, span.line));
+    }
+  for (size_t k = 0; k < n_grads; k++)
+    {
+      CHECK (grads[k].parameter < spec_nodes);
+      CHECK (grads[k].gradient < stats.nodes);
+      CHECK (grads[k].name != NULL && grads[k].name[0] != '\0');
+    }
+}
+
 static void
 check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
                bool failed)
@@ -662,6 +731,8 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
       CHECK (st != TP_STATUS_NO_MEMORY
              || strcmp (d->message, "out of memory") == 0);
       CHECK (n_names == 0);
+      for (int r = 0; r < TP_N_READINGS; r++)
+        CHECK (tp_session_map_n_lines (s, (TpReading) r) == 0);
       return;
     }
   CHECK (n_diags == 0);
@@ -671,6 +742,7 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
   CHECK (tp_session_reading (s, TP_READING_VALUES)[0] != '\0');
   CHECK (tp_session_reading (s, TP_READING_SUMMARY)[0] != '\0');
   CHECK (n_names >= 1 && names != NULL);
+  check_map (s, src, len);
   for (size_t k = 0; k < n_names; k++)
     {
       const TpName *nm = &names[k];

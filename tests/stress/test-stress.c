@@ -18,7 +18,7 @@
 
 #define PEAK_LIMIT ((gsize) 256 << 20)
 /* The readings and the JSON together: the budgets and limits keep them
- * far below this (60 MiB at most today). */
+ * below this (80 MiB at most today, the reading map included). */
 #define OUTPUT_LIMIT ((gsize) 96 << 20)
 
 /* Under AddressSanitizer (and UBSan beside it) a billion multiply-adds

@@ -1,7 +1,8 @@
 // Native and wasm agree: every sample (with several choices) and a
 // generated corpus go through the wasm module and through the native
 // `topos --json`; the JSON texts, which carry every reading, every tensor,
-// every gradient and the diagnostics, must be identical byte for byte, and
+// every gradient, the diagnostics and the reading map (map, spec_nodes,
+// gradient_nodes, sources, picture), must be identical byte for byte, and
 // so must the status.
 //
 // Environment: TP_WEB_BUILD (the wasm build's web/ folder), TP_SAMPLES
@@ -48,6 +49,35 @@ function compare(engine, name, program, choices) {
   return JSON.parse(w.json);
 }
 
+const MAPPED = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
+const utf8 = new TextEncoder();
+
+// The wasm JSON carries the map, and the map fits its readings: a line
+// per line, refs within their lines, a source span per recorded node.
+function checkMap(name, j) {
+  assert.ok(j.map && typeof j.map === 'object', `${name}: the JSON has the map`);
+  assert.deepEqual(Object.keys(j.map), MAPPED, `${name}: the map covers every text reading`);
+  for (const r of MAPPED) {
+    const lines = j[r].split('\n');
+    lines.pop();
+    const m = j.map[r];
+    assert.equal(m.lines.length, lines.length, `${name}: the ${r} map has a line per line`);
+    for (const l of m.lines) assert.ok(l.node === null || Number.isInteger(l.node), `${name}: ${r} line node`);
+    assert.ok(m.refs.length > 0, `${name}: the ${r} map has refs`);
+    for (const [line, start, end, cls, node] of m.refs) {
+      assert.ok(start < end && end <= utf8.encode(lines[line]).length, `${name}: ${r} ref within its line`);
+      assert.equal(typeof cls, 'string');
+      assert.ok(node === null || Number.isInteger(node));
+    }
+  }
+  assert.ok(j.spec_nodes > 0, `${name}: spec_nodes`);
+  const recorded = Number(/^(\d+) nodes recorded/.exec(j.summary)[1]);
+  assert.equal(j.sources.length, recorded, `${name}: a source per node`);
+  j.sources.forEach((src, i) => assert.equal(src !== null, i < j.spec_nodes, `${name}: source of node ${i}`));
+  assert.deepEqual(Object.keys(j.gradient_nodes), Object.keys(j.gradients || {}), `${name}: gradient_nodes`);
+  assert.equal(typeof j.picture.reduced, 'boolean', `${name}: picture.reduced`);
+}
+
 let engine;
 before(async () => { if (!skip) engine = await loadEngine(build); });
 
@@ -60,6 +90,7 @@ test('samples, with each choice: native == wasm', { skip }, (t) => {
     const plain = compare(engine, f, program, {});
     assert.deepEqual(plain.diagnostics, [], `${f} reads`);
     assert.ok(plain.spec && plain.plan && plain.values && plain.dot && plain.summary, `${f}: readings are filled`);
+    checkMap(f, plain);
     readings++;
     const names = [...new Set(plain.names.map((x) => x.name))];
     for (const name of names) {
@@ -85,6 +116,17 @@ test(`a generated corpus of ${count} programs: native == wasm`, { skip }, (t) =>
 test('bytes that are not UTF-8: native == wasm', { skip }, () => {
   compare(engine, 'invalid utf-8', Buffer.from([0x77, 0x20, 0x3d, 0x20, 0xff, 0xfe, 0x0a]), {});
   compare(engine, 'nul byte', Buffer.from('w = parameter 1\n\0\n'), {});
+});
+
+// A refused program has the map's fields too, empty, in both builds.
+test('a refused program: the map is empty in both', { skip }, () => {
+  const j = compare(engine, 'refused', 'x = 1\ny = x @ x\n', {});
+  assert.equal(j.diagnostics.length, 1);
+  for (const r of MAPPED) assert.deepEqual(j.map[r], { lines: [], refs: [] });
+  assert.equal(j.spec_nodes, 0);
+  assert.deepEqual(j.gradient_nodes, {});
+  assert.deepEqual(j.sources, []);
+  assert.deepEqual(j.picture, { reduced: false });
 });
 
 // Hardening: the wasm build refuses hostile programs exactly as the native
