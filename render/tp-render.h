@@ -76,6 +76,7 @@ typedef struct
   uint32_t budget;    /* layout cost budget; 0 means TP_RENDER_BUDGET */
   bool svg;           /* also write the SVG text */
   bool draw;          /* also record the drawing for tp_render_draw/png */
+  bool xdot;          /* also keep graphviz's drawing operations */
 } TpRenderOptions;
 
 typedef struct _TpRender TpRender;
@@ -114,6 +115,22 @@ void           tp_render_draw         (const TpRender *render, cairo_t *cr);
  * Borrowed; *length may be NULL. */
 const char    *tp_render_svg          (const TpRender *render,
                                        size_t *length);
+
+/* Graphviz's own drawing of the picture as xdot drawing operations
+ * (graphviz's xdot format, version 1.7: shapes, colours, styles, fonts
+ * and text), or NULL when they were not asked for or the render failed.
+ * The text is a run of NUL-terminated strings, one per drawn attribute
+ * (_draw_, _ldraw_, _hdraw_, ... of the graph, its clusters, nodes and
+ * edges) in the order graphviz's cairo renderer draws them; each starts
+ * from xdot's default drawing state.  A transparent background is left
+ * out, as tp_render_draw leaves it.  Coordinates are graphviz's, in
+ * points with y up: a point (x, y) is at (x + *dx, *dy - y) in the
+ * picture's units (dx and dy may be NULL).  Borrowed; *length (which
+ * may be NULL) counts every NUL. */
+const char    *tp_render_xdot         (const TpRender *render,
+                                       size_t *length,
+                                       double *dx,
+                                       double *dy);
 
 /* PNG bytes at scale pixels per point (96 dpi is 4/3), over background
  * (RGBA, 0..1) or transparent when background is NULL.  The image is
