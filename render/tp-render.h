@@ -16,8 +16,9 @@
  * - Inside a GTK app that worker must be a process, not a thread:
  *   graphviz lays text out with pango and harfbuzz, which crashed (about
  *   one test run in ten) while GTK drew text on the main thread.  The
- *   desktop app runs it in a worker process of its own executable
- *   (picture/tp-picture-layout-render.c).  A program with no other pango user,
+ *   desktop app runs it in a worker program of its own,
+ *   topos-layout-worker (picture/tp-layout-worker.c), and draws the
+ *   xdot operations it sends back.  A program with no other pango user,
  *   such as the command line, may call it on any one thread.
  * - If a front end must be able to abandon a layout (a user typing fast
  *   into a big program), lay out in a child process it can kill, e.g.
