@@ -46,8 +46,8 @@
 /* Picture pixels (96 dpi) per point. */
 #define PX_PER_PT (96.0 / 72.0)
 /* Layouts kept for reuse: a few, and not too much memory.  A layout's
- * parsed operations take about 10 times its DOT text, so the DOT bytes
- * bound it. */
+ * parsed operations grow with its DOT text, so the DOT bytes bound
+ * them. */
 #define CACHE_SIZE 8
 #define CACHE_DOT_BYTES (256u << 10)
 

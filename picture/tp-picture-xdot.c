@@ -2,7 +2,7 @@
  *
  * What "as graphviz's cairo renderer draws them" means, operation by
  * operation (graphviz 2.43's cairo plugin, which draws the command
- * line's PNG and SVG):
+ * line's PNG):
  *
  * - Every run starts from xdot's default state: black pen and fill,
  *   solid lines one point wide, 14-point Times-Roman.
@@ -15,7 +15,7 @@
  *   "t" flags, and drawn scaled by 72/96 so a font size is in points.  It
  *   is placed as graphviz places it: its left edge at x, or x less half
  *   or all of graphviz's width for centred or right-aligned text; its
- *   baseline a fifth of the font size above y.
+ *   baseline on y.
  *
  * The style a broken HTML table border writes in graphviz 2.43 ("dashed("
  * followed by the names of every style) reads by its name, as the cairo
@@ -35,9 +35,6 @@
 /* Graphviz lays text out at this resolution, in Pango units. */
 #define FONT_DPI 96.0
 #define POINTS_PER_INCH 72.0
-/* How far above graphviz's text point its baseline is, per point of
- * font size (yoffset_centerline in graphviz's Pango plugin). */
-#define CENTERLINE 0.0
 
 struct _TpPictureDrawing
 {
@@ -401,7 +398,7 @@ draw_text (const TpPictureDrawing *self,
     x -= text->width / 2;
   else if (text->align == xd_right)
     x -= text->width;
-  y -= CENTERLINE * state->size + pango_layout_get_baseline (layout) * scale / PANGO_SCALE;
+  y -= pango_layout_get_baseline (layout) * scale / PANGO_SCALE;
 
   cairo_set_source (cr, state->pen);
   cairo_move_to (cr, x, y);
