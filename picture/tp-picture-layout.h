@@ -5,7 +5,7 @@
  * which node lies under the pointer and where a node is.  Graphviz is
  * neither thread-safe nor interruptible, so every layout and every export
  * of the app goes through one worker, one at a time (a worker process:
- * see tp-picture-layout-render.c); work for a DOT that is no longer
+ * see tp-picture-layout.c); work for a DOT that is no longer
  * current is dropped (cancel its GCancellable).
  *
  * Units: "picture pixels", 96 per inch at zoom 1, origin top-left. */
@@ -22,11 +22,10 @@ TpPictureLayout *tp_picture_layout_ref          (TpPictureLayout      *self);
 void             tp_picture_layout_unref        (TpPictureLayout      *self);
 double           tp_picture_layout_get_width    (TpPictureLayout      *self);
 double           tp_picture_layout_get_height   (TpPictureLayout      *self);
-/* Draws the picture at one picture pixel per user unit.  The picture is
- * transparent: its colours read on light and dark pages alike.  Safe from
- * any thread (the pane rasterizes in a worker): draws of one layout are
- * serialized, since its cairo recording may not be replayed twice at
- * once.  The other accessors read immutable data. */
+/* Draws the picture (graphviz's own drawing operations) at one picture
+ * pixel per user unit.  The picture is transparent: its colours read on
+ * light and dark pages alike.  Safe from any thread, several at once
+ * (the pane rasterizes in worker threads): a layout is immutable. */
 void             tp_picture_layout_draw         (TpPictureLayout      *self,
                                                  cairo_t              *cr);
 int              tp_picture_layout_node_at      (TpPictureLayout      *self,

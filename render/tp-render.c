@@ -102,6 +102,9 @@ struct _TpRender
   cairo_surface_t *recording;
   char *svg;
   size_t svg_len;
+  char *xdot;                /* NUL-separated op strings (tp_render_xdot) */
+  size_t xdot_len;
+  double xdot_dx, xdot_dy;
   char *diagnostics;
   NodeBox *boxes;
   size_t n_boxes;
@@ -539,6 +542,109 @@ write_svg (TpRender *r, GVC_t *gvc, Agraph_t *g, Text *diag)
   return r->svg != NULL;
 }
 
+/* The attributes the xdot renderer writes, per kind of object, in the
+ * order graphviz's emitter draws them: an edge's spline, its tail and
+ * head arrows, then its labels. */
+static const char *const graph_attrs[] = { "_draw_", "_ldraw_", NULL };
+static const char *const node_attrs[] = { "_draw_", "_ldraw_", "_xldraw_", NULL };
+static const char *const edge_attrs[] = {
+  "_draw_", "_tdraw_", "_hdraw_", "_ldraw_", "_xldraw_", "_hldraw_", "_tldraw_", NULL,
+};
+
+/* Appends obj's non-empty drawing attributes, each with its NUL. */
+static void
+add_ops (Text *out, void *obj, const char *const *attrs)
+{
+  for (size_t i = 0; attrs[i] != NULL; i++)
+    {
+      const char *ops = agget (obj, (char *) attrs[i]);
+
+      if (ops != NULL && ops[0] != '\0')
+        text_add (out, ops, strlen (ops) + 1);
+    }
+}
+
+/* A cluster's box and label, then the clusters inside it. */
+static void
+add_cluster_ops (Text *out, Agraph_t *g)
+{
+  for (int i = 1; i <= GD_n_cluster (g); i++)
+    {
+      Agraph_t *sub = GD_clust (g)[i];
+
+      add_ops (out, sub, graph_attrs);
+      add_cluster_ops (out, sub);
+    }
+}
+
+/* Graphviz's drawing operations, in the order its emitter walks the
+ * graph (emit_page, emit_clusters, then nodes and edges breadth first):
+ * the xdot renderer attaches them to the objects as attributes. */
+static bool
+write_xdot (TpRender *r, GVC_t *gvc, Agraph_t *g, double pad_x, double pad_y,
+            Text *diag)
+{
+  char *data = NULL;
+  unsigned int len = 0;
+  const char *bg = agget (g, (char *) "bgcolor");
+  unsigned char *seen;
+  size_t n_seq = 0;
+  Text out = { 0 };
+
+  /* version 1.7 writes the font's bold and italic flags ("t") */
+  agsafeset (g, (char *) "xdotversion", (char *) "1.7", (char *) "");
+  if (gvRenderData (gvc, g, "xdot", &data, &len) != 0)
+    {
+      note (diag, "graphviz could not write its drawing operations");
+      if (data != NULL)
+        gvFreeRenderData (data);
+      return false;
+    }
+  if (data != NULL)
+    gvFreeRenderData (data);
+
+  for (Agnode_t *v = agfstnode (g); v != NULL; v = agnxtnode (g, v))
+    if ((size_t) AGSEQ (v) + 1 > n_seq)
+      n_seq = (size_t) AGSEQ (v) + 1;
+  seen = calloc (n_seq + 1, 1);
+  if (seen == NULL)
+    return false;
+
+  /* The background: the xdot device cannot draw "transparent" and
+   * paints white instead; cairo's leaves it out. */
+  if (bg == NULL || strcasecmp (bg, "transparent") != 0)
+    add_ops (&out, g, (const char *const[]) { "_draw_", NULL });
+  add_ops (&out, g, (const char *const[]) { "_ldraw_", NULL });
+  add_cluster_ops (&out, g);
+  for (Agnode_t *v = agfstnode (g); v != NULL; v = agnxtnode (g, v))
+    {
+      if (!seen[AGSEQ (v)])
+        {
+          seen[AGSEQ (v)] = 1;
+          add_ops (&out, v, node_attrs);
+        }
+      for (Agedge_t *e = agfstout (g, v); e != NULL; e = agnxtout (g, e))
+        {
+          Agnode_t *head = aghead (e);
+
+          if (!seen[AGSEQ (head)])
+            {
+              seen[AGSEQ (head)] = 1;
+              add_ops (&out, head, node_attrs);
+            }
+          add_ops (&out, e, edge_attrs);
+        }
+    }
+  free (seen);
+  if (out.failed)
+    return false;
+  r->xdot_len = out.len;
+  r->xdot = out.data != NULL ? out.data : calloc (1, 1);
+  r->xdot_dx = pad_x - GD_bb (g).LL.x;
+  r->xdot_dy = GD_bb (g).UR.y + pad_y;
+  return r->xdot != NULL;
+}
+
 /* Parses, checks the budget, lays out, records and writes; false when
  * something failed (diag says what). */
 static bool
@@ -597,6 +703,8 @@ render (TpRender *r, GVC_t *gvc, const char *dot,
     ok = record (r, gvc, g, diag);
   if (ok && options->svg)
     ok = write_svg (r, gvc, g, diag);
+  if (ok && options->xdot)
+    ok = write_xdot (r, gvc, g, pad_x, pad_y, diag);
   gvFreeLayout (gvc, g);
   agclose (g);
   return ok;
@@ -605,7 +713,7 @@ render (TpRender *r, GVC_t *gvc, const char *dot,
 TpRender *
 tp_render_new (const char *dot, const TpRenderOptions *options)
 {
-  static const TpRenderOptions defaults = { 0, true, true };
+  static const TpRenderOptions defaults = { 0, true, true, false };
   TpRender *r = calloc (1, sizeof *r);
   locale_t c_numeric, old_locale = (locale_t) 0;
   agusererrf old_errf;
@@ -647,6 +755,8 @@ tp_render_new (const char *dot, const TpRenderOptions *options)
     {
       free (r->svg);
       r->svg = NULL;
+      free (r->xdot);
+      r->xdot = NULL;
       if (r->recording != NULL)
         cairo_surface_destroy (r->recording);
       r->recording = NULL;
@@ -670,6 +780,7 @@ tp_render_free (TpRender *r)
   if (r->recording != NULL)
     cairo_surface_destroy (r->recording);
   free (r->svg);
+  free (r->xdot);
   free (r->boxes);
   free (r->diagnostics);
   free (r);
@@ -729,6 +840,18 @@ tp_render_svg (const TpRender *r, size_t *length)
   if (length != NULL)
     *length = r->svg != NULL ? r->svg_len : 0;
   return r->svg;
+}
+
+const char *
+tp_render_xdot (const TpRender *r, size_t *length, double *dx, double *dy)
+{
+  if (length != NULL)
+    *length = r->xdot != NULL ? r->xdot_len : 0;
+  if (dx != NULL)
+    *dx = r->xdot_dx;
+  if (dy != NULL)
+    *dy = r->xdot_dy;
+  return r->xdot;
 }
 
 static cairo_status_t

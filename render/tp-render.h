@@ -16,8 +16,9 @@
  * - Inside a GTK app that worker must be a process, not a thread:
  *   graphviz lays text out with pango and harfbuzz, which crashed (about
  *   one test run in ten) while GTK drew text on the main thread.  The
- *   desktop app runs it in a worker process of its own executable
- *   (picture/tp-picture-layout-render.c).  A program with no other pango user,
+ *   desktop app runs it in a worker program of its own,
+ *   topos-layout-worker (picture/tp-layout-worker.c), and draws the
+ *   xdot operations it sends back.  A program with no other pango user,
  *   such as the command line, may call it on any one thread.
  * - If a front end must be able to abandon a layout (a user typing fast
  *   into a big program), lay out in a child process it can kill, e.g.
@@ -76,6 +77,7 @@ typedef struct
   uint32_t budget;    /* layout cost budget; 0 means TP_RENDER_BUDGET */
   bool svg;           /* also write the SVG text */
   bool draw;          /* also record the drawing for tp_render_draw/png */
+  bool xdot;          /* also keep graphviz's drawing operations */
 } TpRenderOptions;
 
 typedef struct _TpRender TpRender;
@@ -114,6 +116,22 @@ void           tp_render_draw         (const TpRender *render, cairo_t *cr);
  * Borrowed; *length may be NULL. */
 const char    *tp_render_svg          (const TpRender *render,
                                        size_t *length);
+
+/* Graphviz's own drawing of the picture as xdot drawing operations
+ * (graphviz's xdot format, version 1.7: shapes, colours, styles, fonts
+ * and text), or NULL when they were not asked for or the render failed.
+ * The text is a run of NUL-terminated strings, one per drawn attribute
+ * (_draw_, _ldraw_, _hdraw_, ... of the graph, its clusters, nodes and
+ * edges) in the order graphviz's cairo renderer draws them; each starts
+ * from xdot's default drawing state.  A transparent background is left
+ * out, as tp_render_draw leaves it.  Coordinates are graphviz's, in
+ * points with y up: a point (x, y) is at (x + *dx, *dy - y) in the
+ * picture's units (dx and dy may be NULL).  Borrowed; *length (which
+ * may be NULL) counts every NUL. */
+const char    *tp_render_xdot         (const TpRender *render,
+                                       size_t *length,
+                                       double *dx,
+                                       double *dy);
 
 /* PNG bytes at scale pixels per point (96 dpi is 4/3), over background
  * (RGBA, 0..1) or transparent when background is NULL.  The image is

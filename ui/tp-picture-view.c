@@ -9,33 +9,28 @@
  * until the reader zooms (Ctrl+scroll or the buttons) or pans (drag or
  * scroll); a click selects a node for the cross-reading highlight.
  *
- * Rasters.  Replaying a big picture takes tens of milliseconds, too long
- * for the main thread (typing must never wait), so a worker thread
- * replays it into an image at the scale shown (the display's scale
- * factor included) and the canvas only puts that image on screen, plus
- * the selected node's box, drawn on top: a selection never costs a
- * raster.  A raster covers the part of the picture on the canvas and a
- * margin around it, within RASTER_MAX_SIDE and RASTER_MAX_PIXELS, so a
- * deep zoom stays cheap; a pan that nears its edge, a zoom or a resize
- * asks for a new one, one at a time, and until it comes the old raster is
- * shown scaled and moved to where it belongs.  A new layout is shown only
- * with its first raster (until then the old picture stays, and the pane
- * is busy), so hit tests, the highlight and the picture always agree;
- * that first raster holds only what is on the canvas, to be quick, and
- * the margin follows.  The raster is also cut into TILE-sized textures
- * sharing its pixels, and when much of it is off the canvas only the
- * tiles on it are drawn: GSK's cairo renderer copies all of a texture's
- * pixels on every frame (in GTK 4.8), so a 1300x1900 raster costs some
- * 20 ms a frame, the tiles on a 970x620 canvas a third of that; GL
- * renderers upload each texture once. */
+ * This file is the canvas: the widget, zoom and pan, the selection and
+ * hit tests, and which raster to ask for when.  The rasters themselves,
+ * drawn off the main thread at the scale shown (typing must never wait
+ * for a big picture to be drawn), are tp-picture-raster.c; the canvas
+ * only puts one on screen, plus the selected node's box, drawn on top: a
+ * selection never costs a raster.  A raster covers the part of the
+ * picture on the canvas and a margin around it, within TP_RASTER_MAX_SIDE
+ * and TP_RASTER_MAX_PIXELS, so a deep zoom stays cheap; a pan that nears
+ * its edge, a zoom or a resize asks for a new one, one at a time, and
+ * until it comes the old raster is shown scaled and moved to where it
+ * belongs.  A new layout is shown only with its first raster (until then
+ * the old picture stays, and the pane is busy), so hit tests, the
+ * highlight and the picture always agree; that first raster holds only
+ * what is on the canvas, to be quick, and the margin follows. */
 #include "config.h"
 
 #include <math.h>
 
 #include "tp-document.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-raster.h"
 #include "tp-picture-view.h"
-#include "tp-priority.h"
 
 /* Fitting never enlarges a small graph past this (tiled), or past
  * MAX_FIT_SCALE_PRESENTING when the picture is shown alone, for slides. */
@@ -44,12 +39,6 @@
 #define MIN_SCALE 0.05
 #define MAX_SCALE 12.0
 #define MARGIN 8.0
-
-/* Device pixels: a raster is at most this wide and high, and this big,
- * margin included; the part on the canvas is always rasterized. */
-#define RASTER_MAX_SIDE 4096
-#define RASTER_MAX_PIXELS (8 << 20)
-#define TILE 128
 
 /* The canvas: draws what the view gives it, and tells the view when its
  * size or visibility changes. */
@@ -67,40 +56,6 @@ struct _TpPictureCanvas
 };
 
 G_DEFINE_FINAL_TYPE (TpPictureCanvas, tp_picture_canvas, GTK_TYPE_WIDGET)
-
-/* A part of the picture drawn at a scale: raster pixels of the picture
- * drawn at `scale` raster pixels per picture pixel, from its top left. */
-typedef struct
-{
-  double scale;
-  int x;
-  int y;
-  int width;
-  int height;
-} Area;
-
-/* A finished raster (immutable once made; made in the worker). */
-typedef struct
-{
-  TpPictureLayout *layout;
-  Area area;
-  guint generation;
-  cairo_surface_t *surface;     /* the pixels (the textures share them) */
-  GskRenderNode *node;          /* the whole raster as a cairo node, made
-                                 * on first use (GSK's cairo renderer) */
-  GdkTexture *texture;          /* the whole raster */
-  GdkTexture **tiles;           /* TILE x TILE views of it, row by row */
-  guint n_columns;
-  guint n_rows;
-} Raster;
-
-/* What the worker is asked for. */
-typedef struct
-{
-  TpPictureLayout *layout;
-  Area area;
-  guint generation;
-} RasterJob;
 
 struct _TpPictureView
 {
@@ -122,7 +77,7 @@ struct _TpPictureView
   TpPictureLayout *next_layout; /* laid out, shown with its first raster */
   GCancellable *cancellable;    /* the layout in flight */
   char *dot;                    /* the DOT shown or asked for */
-  Raster *raster;               /* of `layout`, or NULL */
+  TpPictureRaster *raster;      /* of `layout`, or NULL */
   GCancellable *raster_cancellable;     /* the raster in flight */
   TpPictureLayout *raster_layout;       /* its layout */
   guint raster_generation;      /* of the raster in flight; 0 when none */
@@ -226,186 +181,37 @@ tp_picture_view_show_message (TpPictureView *self,
   gtk_widget_set_visible (GTK_WIDGET (self->message), message != NULL);
 }
 
-/* {==== rasters ====} */
-
-static void
-raster_free (Raster *raster)
-{
-  for (guint i = 0; raster->tiles != NULL && i < raster->n_columns * raster->n_rows; i++)
-    g_clear_object (&raster->tiles[i]);
-  g_free (raster->tiles);
-  g_clear_object (&raster->texture);
-  g_clear_pointer (&raster->node, gsk_render_node_unref);
-  g_clear_pointer (&raster->surface, cairo_surface_destroy);
-  g_clear_pointer (&raster->layout, tp_picture_layout_unref);
-  g_free (raster);
-}
-
-static void
-raster_job_free (RasterJob *job)
-{
-  tp_picture_layout_unref (job->layout);
-  g_free (job);
-}
-
-/* TRUE when @a holds all of @b, at the same scale. */
-static gboolean
-area_covers (const Area *a,
-             const Area *b)
-{
-  return fabs (a->scale - b->scale) <= 1e-9 * b->scale
-         && a->x <= b->x && a->y <= b->y
-         && a->x + a->width >= b->x + b->width
-         && a->y + a->height >= b->y + b->height;
-}
-
-/* The worker: replays the layout into an image, and wraps the image's
- * pixels (cairo's ARGB32, premultiplied, native endian: GDK's default
- * format) in textures without copying them. */
-static void
-raster_make (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  const RasterJob *job = task_data;
-  const Area *area = &job->area;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  GBytes *bytes;
-  gsize stride;
-  Raster *raster;
-
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, area->width, area->height);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "no memory for the picture");
-      return;
-    }
-  cr = cairo_create (surface);
-  cairo_translate (cr, -area->x, -area->y);
-  cairo_scale (cr, area->scale, area->scale);
-  tp_picture_layout_draw (job->layout, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  if (g_task_return_error_if_cancelled (task))
-    {
-      cairo_surface_destroy (surface);
-      return;
-    }
-
-  stride = (gsize) cairo_image_surface_get_stride (surface);
-  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), stride * (gsize) area->height,
-                                      (GDestroyNotify) cairo_surface_destroy, surface);
-  raster = g_new0 (Raster, 1);
-  raster->layout = tp_picture_layout_ref (job->layout);
-  raster->area = *area;
-  raster->generation = job->generation;
-  raster->surface = cairo_surface_reference (surface);
-  raster->texture = gdk_memory_texture_new (area->width, area->height, GDK_MEMORY_DEFAULT, bytes, stride);
-  raster->n_columns = (guint) (area->width + TILE - 1) / TILE;
-  raster->n_rows = (guint) (area->height + TILE - 1) / TILE;
-  raster->tiles = g_new0 (GdkTexture *, raster->n_columns * raster->n_rows);
-  for (guint row = 0; row < raster->n_rows; row++)
-    for (guint col = 0; col < raster->n_columns; col++)
-      {
-        int x = (int) col * TILE, y = (int) row * TILE;
-        int w = MIN (TILE, area->width - x), h = MIN (TILE, area->height - y);
-        gsize offset = (gsize) y * stride + (gsize) x * 4;
-        g_autoptr(GBytes) tile = g_bytes_new_from_bytes (bytes, offset, (gsize) (h - 1) * stride + (gsize) w * 4);
-
-        raster->tiles[row * raster->n_columns + col] = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, tile, stride);
-      }
-  g_bytes_unref (bytes);
-  g_task_return_pointer (task, raster, (GDestroyNotify) raster_free);
-}
-
-/* GIO's shared thread, lowered for the raster only (tp-priority.h). */
-static void
-raster_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  int priority = tp_priority_lower_thread ();
-
-  raster_make (task, source_object, task_data, cancellable);
-  tp_priority_restore_thread (priority);
-}
-
-/* The part of @layout on the canvas, in raster pixels of the picture
- * drawn at the current scale (@visible); what a raster must hold not to
- * be made again (@need: that and half the margin), and what to rasterize
- * when it does not (@want: that and a margin).  FALSE when none of the
- * picture is on the canvas. */
+/* The areas of @layout for a raster (tp_raster_get_areas), as the canvas
+ * shows it now. */
 static gboolean
 tp_picture_view_get_areas (TpPictureView   *self,
                            TpPictureLayout *layout,
-                           Area            *visible,
-                           Area            *need,
-                           Area            *want)
+                           TpRasterArea    *visible,
+                           TpRasterArea    *need,
+                           TpRasterArea    *want)
 {
-  double device = gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas));
-  double cw = self->canvas->width * device;
-  double ch = self->canvas->height * device;
-  double scale, ox, oy, r, full_w, full_h, x0, y0, x1, y1, vw, vh, mx, my;
+  double scale, ox, oy;
 
   tp_picture_view_get_transform_for (self, layout, &scale, &ox, &oy);
-  r = scale * device;
-  full_w = MIN (ceil (tp_picture_layout_get_width (layout) * r), G_MAXINT / 4);
-  full_h = MIN (ceil (tp_picture_layout_get_height (layout) * r), G_MAXINT / 4);
-  x0 = MAX (floor (-ox * device), 0);
-  y0 = MAX (floor (-oy * device), 0);
-  x1 = MIN (ceil (cw - ox * device), full_w);
-  y1 = MIN (ceil (ch - oy * device), full_h);
-  if (x1 <= x0 || y1 <= y0)
-    return FALSE;
-  vw = x1 - x0;
-  vh = y1 - y0;
-  /* up to a canvas on every side, within the caps */
-  mx = MIN (cw, MAX (0, floor ((RASTER_MAX_SIDE - vw) / 2)));
-  my = MIN (ch, MAX (0, floor ((RASTER_MAX_SIDE - vh) / 2)));
-  while ((vw + 2 * mx) * (vh + 2 * my) > RASTER_MAX_PIXELS && (mx > 0 || my > 0))
-    {
-      mx = floor (mx * 0.8);
-      my = floor (my * 0.8);
-    }
-
-  visible->scale = want->scale = need->scale = r;
-  visible->x = (int) x0;
-  visible->y = (int) y0;
-  visible->width = (int) vw;
-  visible->height = (int) vh;
-  want->x = (int) MAX (x0 - mx, 0);
-  want->y = (int) MAX (y0 - my, 0);
-  want->width = (int) MIN (x1 + mx, full_w) - want->x;
-  want->height = (int) MIN (y1 + my, full_h) - want->y;
-  /* a pan rasterizes again when half the margin is left, so the new
-   * raster is usually there before its pixels are needed */
-  need->x = (int) MAX (x0 - floor (mx / 2), 0);
-  need->y = (int) MAX (y0 - floor (my / 2), 0);
-  need->width = (int) MIN (x1 + floor (mx / 2), full_w) - need->x;
-  need->height = (int) MIN (y1 + floor (my / 2), full_h) - need->y;
-  return TRUE;
+  return tp_raster_get_areas (tp_picture_layout_get_width (layout), tp_picture_layout_get_height (layout),
+                              scale, ox, oy, self->canvas->width, self->canvas->height,
+                              gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas)), visible, need, want);
 }
 
 /* Shows @raster (owned; NULL for none).  A raster of the next layout
  * makes it the layout shown. */
 static void
 tp_picture_view_install (TpPictureView *self,
-                         Raster        *raster)
+                         TpPictureRaster *raster)
 {
-  if (self->next_layout != NULL && (raster == NULL || raster->layout == self->next_layout))
+  if (self->next_layout != NULL && (raster == NULL || tp_picture_raster_get_layout (raster) == self->next_layout))
     {
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       self->layout = g_steal_pointer (&self->next_layout);
       gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_layout_get_degraded (self->layout));
       tp_picture_view_show_message (self, NULL);
     }
-  g_clear_pointer (&self->raster, raster_free);
+  g_clear_pointer (&self->raster, tp_picture_raster_free);
   self->raster = raster;
   tp_picture_view_update_busy (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
@@ -428,12 +234,14 @@ tp_picture_view_raster_cb (GObject      *object,
                            gpointer      user_data)
 {
   g_autoptr(TpPictureView) self = user_data;
-  const RasterJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  Raster *raster = g_task_propagate_pointer (G_TASK (result), &error);
+  TpPictureLayout *job_layout;
+  TpRasterArea job_area;
+  guint job_generation;
+  TpPictureRaster *raster = tp_picture_raster_new_finish (result, &job_layout, &job_generation, &job_area, &error);
   TpPictureLayout *current = self->next_layout != NULL ? self->next_layout : self->layout;
 
-  if (job->generation == self->raster_generation)
+  if (job_generation == self->raster_generation)
     tp_picture_view_cancel_raster (self);         /* done: none in flight */
   if (raster == NULL)
     {
@@ -441,17 +249,17 @@ tp_picture_view_raster_cb (GObject      *object,
        * shown without a picture rather than never */
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_debug ("picture raster %dx%d: %s", job->area.width, job->area.height, error->message);
-          if (self->canvas != NULL && job->layout == self->next_layout)
+          g_debug ("picture raster %dx%d: %s", job_area.width, job_area.height, error->message);
+          if (self->canvas != NULL && job_layout == self->next_layout)
             tp_picture_view_install (self, NULL);
         }
       return;
     }
-  if (self->canvas == NULL /* disposed */ || raster->layout != current
-      || (self->raster != NULL && self->raster->layout == current
-          && self->raster->generation > raster->generation))
+  if (self->canvas == NULL /* disposed */ || tp_picture_raster_get_layout (raster) != current
+      || (self->raster != NULL && tp_picture_raster_get_layout (self->raster) == current
+          && tp_picture_raster_get_generation (self->raster) > tp_picture_raster_get_generation (raster)))
     {
-      raster_free (raster);
+      tp_picture_raster_free (raster);
       return;
     }
   tp_picture_view_install (self, raster);
@@ -463,7 +271,7 @@ static gboolean
 tp_picture_view_install_idle_cb (gpointer data)
 {
   TpPictureView *self = data;
-  Area visible, need, want;
+  TpRasterArea visible, need, want;
 
   self->install_idle = 0;
   if (self->next_layout != NULL && self->canvas != NULL
@@ -484,9 +292,7 @@ static void
 tp_picture_view_update_raster (TpPictureView *self)
 {
   TpPictureLayout *layout = self->next_layout != NULL ? self->next_layout : self->layout;
-  Area visible, need, want;
-  RasterJob *job;
-  GTask *task;
+  TpRasterArea visible, need, want;
 
   if (layout == NULL || self->canvas == NULL || !self->canvas->allocated
       || !gtk_widget_get_mapped (GTK_WIDGET (self->canvas)))
@@ -500,28 +306,20 @@ tp_picture_view_update_raster (TpPictureView *self)
         self->install_idle = g_idle_add (tp_picture_view_install_idle_cb, self);
       return;
     }
-  if (self->raster != NULL && self->raster->layout == layout && area_covers (&self->raster->area, &need))
+  if (self->raster != NULL && tp_picture_raster_get_layout (self->raster) == layout
+      && tp_raster_area_covers (tp_picture_raster_get_area (self->raster), &need))
     return;
   if (self->raster_layout == layout)
     return;
   tp_picture_view_cancel_raster (self);
 
-  job = g_new0 (RasterJob, 1);
-  job->layout = tp_picture_layout_ref (layout);
-  /* A new picture is awaited (the pane is busy): its first raster holds
-   * just what is on the canvas, the margin comes next. */
-  job->area = layout == self->next_layout ? visible : want;
-  job->generation = ++self->n_generations;
   self->raster_cancellable = g_cancellable_new ();
   self->raster_layout = tp_picture_layout_ref (layout);
-  self->raster_generation = job->generation;
-  /* no source object: the task may be let go in the worker, and a widget
-   * must not be finalized there */
-  task = g_task_new (NULL, self->raster_cancellable, tp_picture_view_raster_cb, g_object_ref (self));
-  g_task_set_source_tag (task, tp_picture_view_update_raster);
-  g_task_set_task_data (task, job, (GDestroyNotify) raster_job_free);
-  g_task_run_in_thread (task, raster_thread);
-  g_object_unref (task);
+  self->raster_generation = ++self->n_generations;
+  /* A new picture is awaited (the pane is busy): its first raster holds
+   * just what is on the canvas, the margin comes next. */
+  tp_picture_raster_new_async (layout, layout == self->next_layout ? &visible : &want, self->raster_generation,
+                               self->raster_cancellable, tp_picture_view_raster_cb, g_object_ref (self));
 }
 
 /* The transform changed (zoom, pan, fit, size): draw, and rasterize when
@@ -535,14 +333,6 @@ tp_picture_view_moved (TpPictureView *self)
 
 /* {==== drawing ====} */
 
-/* @v on the nearest device pixel. */
-static double
-snap (double v,
-      double device)
-{
-  return round (v * device) / device;
-}
-
 /* TRUE when the window draws with GSK's cairo renderer. */
 static gboolean
 tp_picture_view_draws_with_cairo (TpPictureView *self)
@@ -553,20 +343,6 @@ tp_picture_view_draws_with_cairo (TpPictureView *self)
   return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
 }
 
-/* The raster as a cairo node, one raster pixel per unit. */
-static GskRenderNode *
-raster_node_new (const Raster *r)
-{
-  GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, (float) r->area.width,
-                                                                 (float) r->area.height));
-  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
-
-  cairo_set_source_surface (cr, r->surface, 0, 0);
-  cairo_paint (cr);
-  cairo_destroy (cr);
-  return node;
-}
-
 static void
 tp_picture_view_snapshot_canvas (TpPictureView *self,
                                  GtkSnapshot   *snapshot)
@@ -574,7 +350,7 @@ tp_picture_view_snapshot_canvas (TpPictureView *self,
   int width = self->canvas->width;
   int height = self->canvas->height;
   double device = gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas));
-  const Raster *r = self->raster;
+  TpPictureRaster *r = self->raster;
   double scale, ox, oy, x, y, w, h;
   int node;
 
@@ -583,61 +359,9 @@ tp_picture_view_snapshot_canvas (TpPictureView *self,
   tp_picture_view_get_transform (self, &scale, &ox, &oy);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
 
-  /* Raster pixel p lies at o + p / r->area.scale * scale on the canvas
-   * (1 / device when it was made at this scale, else it is stretched
-   * until the next raster comes).  Edges are put on device pixels, so
-   * tiles meet without a seam and a raster at this scale is drawn pixel
-   * for pixel.  A raster mostly on the canvas (a fitted picture) is drawn
-   * whole, one with much of it off the canvas (the margin of a zoomed
-   * one) by the tiles on it. */
-  if (r != NULL && r->layout == self->layout)
-    {
-      double k = scale / r->area.scale;
-      double left = snap (ox + r->area.x * k, device);
-      double top = snap (oy + r->area.y * k, device);
-      double right = snap (ox + (r->area.x + r->area.width) * k, device);
-      double bottom = snap (oy + (r->area.y + r->area.height) * k, device);
-      double shown = MAX (MIN (right, width) - MAX (left, 0), 0) * MAX (MIN (bottom, height) - MAX (top, 0), 0);
-
-      if (tp_picture_view_draws_with_cairo (self))
-        {
-          /* GSK's cairo renderer (GTK 4.8) converts every pixel of a
-           * texture on every frame that draws it; an image surface in a
-           * cairo node is composited, and only where the frame changed */
-          if (r->node == NULL)
-            ((Raster *) r)->node = raster_node_new (r);
-          gtk_snapshot_save (snapshot);
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) left, (float) top));
-          gtk_snapshot_scale (snapshot, (float) ((right - left) / r->area.width),
-                              (float) ((bottom - top) / r->area.height));
-          gtk_snapshot_append_node (snapshot, r->node);
-          gtk_snapshot_restore (snapshot);
-        }
-      else if (shown >= 0.6 * (right - left) * (bottom - top))
-        gtk_snapshot_append_texture (snapshot, r->texture,
-                                     &GRAPHENE_RECT_INIT ((float) left, (float) top,
-                                                          (float) (right - left), (float) (bottom - top)));
-      else
-        for (guint row = 0; row < r->n_rows; row++)
-          {
-            double y0 = snap (oy + (r->area.y + (int) row * TILE) * k, device);
-            double y1 = snap (oy + (r->area.y + MIN ((int) (row + 1) * TILE, r->area.height)) * k, device);
-
-            if (y1 <= 0 || y0 >= height || y1 <= y0)
-              continue;
-            for (guint col = 0; col < r->n_columns; col++)
-              {
-                double x0 = snap (ox + (r->area.x + (int) col * TILE) * k, device);
-                double x1 = snap (ox + (r->area.x + MIN ((int) (col + 1) * TILE, r->area.width)) * k, device);
-
-                if (x1 <= 0 || x0 >= width || x1 <= x0)
-                  continue;
-                gtk_snapshot_append_texture (snapshot, r->tiles[row * r->n_columns + col],
-                                             &GRAPHENE_RECT_INIT ((float) x0, (float) y0,
-                                                                  (float) (x1 - x0), (float) (y1 - y0)));
-              }
-          }
-    }
+  if (r != NULL && tp_picture_raster_get_layout (r) == self->layout)
+    tp_picture_raster_snapshot (r, snapshot, scale, ox, oy, width, height, device,
+                                tp_picture_view_draws_with_cairo (self));
 
   /* the selected node: cheap, drawn on top, never rasterized */
   node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
@@ -686,7 +410,7 @@ tp_picture_view_set_layout (TpPictureView   *self,
   if (layout == NULL)
     {
       tp_picture_view_cancel_raster (self);
-      g_clear_pointer (&self->raster, raster_free);
+      g_clear_pointer (&self->raster, tp_picture_raster_free);
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), FALSE);
       gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
@@ -1166,7 +890,7 @@ tp_picture_view_get_texture (TpPictureView *self)
 {
   g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
 
-  return self->raster != NULL ? self->raster->texture : NULL;
+  return self->raster != NULL ? tp_picture_raster_get_texture (self->raster) : NULL;
 }
 
 /* Canvas pixels per picture pixel, as shown. */
@@ -1207,7 +931,7 @@ tp_picture_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   tp_picture_view_cancel_raster (self);
   g_clear_handle_id (&self->install_idle, g_source_remove);
-  g_clear_pointer (&self->raster, raster_free);
+  g_clear_pointer (&self->raster, tp_picture_raster_free);
   g_clear_pointer (&self->next_layout, tp_picture_layout_unref);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);

@@ -662,6 +662,8 @@ main (int   argc,
   g_setenv ("GTK_A11Y", "none", TRUE);
   if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
     g_setenv ("GSETTINGS_SCHEMA_DIR", TP_BUILD_SCHEMA_DIR, TRUE);
+  /* the graphviz worker of this build tree (not beside this program) */
+  g_setenv ("TP_LAYOUT_WORKER", TP_BUILD_LAYOUT_WORKER, FALSE);
   {
     g_autofree char *state = g_dir_make_tmp ("topos-bench-XXXXXX", NULL);
     g_setenv ("XDG_STATE_HOME", state, TRUE);

@@ -744,7 +744,7 @@ test_renderer_budget (void)
   g_autofree char *src = sample ("two-layers.tape");
   TpSession *s = compile (src, "loss", "h");
   const char *dot = tp_session_reading (s, TP_READING_DOT);
-  TpRenderOptions small = { 50, TRUE, TRUE };
+  TpRenderOptions small = { 50, TRUE, TRUE, FALSE };
   TpRender *r = tp_render_new (dot, &small);
   SvgScan scan;
 
@@ -1034,6 +1034,101 @@ test_no_carry_over (void)
   tp_session_free (s);
 }
 
+/* The first run of xdot operations in @ops that holds @needle. */
+static const char *
+find_run (const char *ops,
+          size_t      len,
+          const char *needle)
+{
+  for (size_t at = 0; at < len; at += strlen (ops + at) + 1)
+    if (strstr (ops + at, needle) != NULL)
+      return ops + at;
+  return NULL;
+}
+
+/* Graphviz's own drawing operations: asked for, they come as runs in
+ * drawing order, the transparent background left out (the xdot device
+ * would paint it white), bold text flagged, and the offsets put a node's
+ * outline on its box. */
+static void
+test_xdot (void)
+{
+  static const char dot[] =
+    "digraph g { graph [bgcolor=\"transparent\", pad=0.2];\n"
+    "  n0 [shape=box, label=<<B>bold</B>>];\n"
+    "  n1 [shape=box, style=dashed, label=\"plain\"];\n"
+    "  n0 -> n1;\n}\n";
+  TpRenderOptions plain = { 0, false, false, false };
+  TpRenderOptions with = { 0, false, false, true };
+  TpRender *r = tp_render_new (dot, &plain);
+  const char *ops, *box = NULL;
+  size_t len = 0, runs = 0;
+  double dx, dy, x, y, w, h, x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+  double px[4], py[4];
+
+  g_assert_true (tp_render_ok (r));
+  g_assert_null (tp_render_xdot (r, &len, NULL, NULL));
+  g_assert_cmpuint (len, ==, 0);
+  tp_render_free (r);
+
+  r = tp_render_new (dot, &with);
+  g_assert_true (tp_render_ok (r));
+  ops = tp_render_xdot (r, &len, &dx, &dy);
+  g_assert_nonnull (ops);
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpint (ops[len - 1], ==, '\0');
+  for (size_t at = 0; at < len; at += strlen (ops + at) + 1)
+    {
+      const char *run = ops + at;
+
+      g_assert_cmpuint (strlen (run), >, 0);
+      g_assert_null (strstr (run, "#ffffff"));    /* no white background */
+      if (box == NULL && strstr (run, "p 4 ") != NULL)
+        box = strstr (run, "p 4 ");
+      runs++;
+    }
+  /* two nodes (outline, label), the graph's empty label is not a run,
+   * the edge (spline, head) */
+  g_assert_cmpuint (runs, ==, 6);
+  /* the bold label says so, the plain one does not; n1 is dashed */
+  g_assert_nonnull (strstr (find_run (ops, len, "-bold"), "t 1 "));
+  g_assert_null (strstr (find_run (ops, len, "-plain"), "t 1 "));
+  g_assert_nonnull (find_run (ops, len, "S 6 -dashed"));
+
+  /* the first outline is n0's box, on n0's box */
+  g_assert_nonnull (box);
+  g_assert_cmpint (sscanf (box, "p 4 %lf %lf %lf %lf %lf %lf %lf %lf",
+                           &px[0], &py[0], &px[1], &py[1], &px[2], &py[2], &px[3], &py[3]), ==, 8);
+  for (int k = 0; k < 4; k++)
+    {
+      x0 = MIN (x0, px[k] + dx);
+      x1 = MAX (x1, px[k] + dx);
+      y0 = MIN (y0, dy - py[k]);
+      y1 = MAX (y1, dy - py[k]);
+    }
+  g_assert_true (tp_render_node_bounds (r, 0, &x, &y, &w, &h));
+  g_assert_cmpfloat (fabs (x0 - x), <, 0.5);
+  g_assert_cmpfloat (fabs (y0 - y), <, 0.5);
+  g_assert_cmpfloat (fabs (x1 - (x + w)), <, 0.5);
+  g_assert_cmpfloat (fabs (y1 - (y + h)), <, 0.5);
+  tp_render_free (r);
+
+  /* a graph with a background keeps it, first */
+  r = tp_render_new ("digraph g { graph [bgcolor=\"#ffffff\"]; a; }", &with);
+  g_assert_true (tp_render_ok (r));
+  ops = tp_render_xdot (r, &len, NULL, NULL);
+  g_assert_nonnull (ops);
+  g_assert_nonnull (strstr (ops, "#ffffff"));
+  g_assert_nonnull (strstr (ops, "P 4 "));
+  tp_render_free (r);
+
+  /* a failed render has none */
+  r = tp_render_new ("digraph { a -> }", &with);
+  g_assert_false (tp_render_ok (r));
+  g_assert_null (tp_render_xdot (r, NULL, NULL, NULL));
+  tp_render_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1052,5 +1147,6 @@ main (int argc, char **argv)
   g_test_add_func ("/picture/hit-test", test_hit_test);
   g_test_add_func ("/picture/deterministic", test_deterministic);
   g_test_add_func ("/picture/no-carry-over", test_no_carry_over);
+  g_test_add_func ("/picture/xdot", test_xdot);
   return g_test_run ();
 }

@@ -7,9 +7,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <sys/wait.h>
 
 #include "tp-document.h"
 #include "tp-engine.h"
@@ -21,6 +23,9 @@
 #endif
 #include "tp-ui-test-util.h"
 #include "../tp-test-ci.h"
+
+/* A subprocess test gets this long. */
+#define SUBPROCESS_TIMEOUT (60 * G_USEC_PER_SEC)
 
 #define DOT "digraph tape {\n" \
             "  n0 [label=\"0 Parameter\"];\n" \
@@ -358,94 +363,203 @@ test_picture_export_matches_cli (void)
   tp_session_free (session);
 }
 
+/* Pixels of two ARGB32 images (premultiplied, as cairo and GDK keep
+ * them) of one size that differ by more than @tolerance in a channel. */
+static guint
+count_differences (const guint8 *a,
+                   gsize         stride_a,
+                   const guint8 *b,
+                   gsize         stride_b,
+                   int           width,
+                   int           height,
+                   int           tolerance)
+{
+  guint pixels = 0;
+
+  for (int row = 0; row < height; row++)
+    for (int col = 0; col < width; col++)
+      {
+        const guint8 *p = a + (gsize) row * stride_a + (gsize) col * 4;
+        const guint8 *q = b + (gsize) row * stride_b + (gsize) col * 4;
+
+        for (int c = 0; c < 4; c++)
+          if (ABS ((int) p[c] - (int) q[c]) > tolerance)
+            {
+              pixels++;
+              break;
+            }
+      }
+  return pixels;
+}
+
+/* Pixels off by more than a tenth, for the pictures to count as the
+ * same: at most one in 2000 (glyph edges where a label overlaps a line;
+ * the app's drawing and the renderer's PNG come out of one graphviz
+ * layout, drawn by two cairo programs). */
+#define SAME_TOLERANCE 26
+#define SAME_PIXELS(w, h) ((guint) ((gint64) (w) * (h) / 2000))
+
 #ifdef TP_HAVE_RENDER
-/* The picture the app draws is the renderer's own drawing: laid out and
- * drawn in the worker process, sent as outlines, replayed here, it
- * matches tp_render_draw in this process pixel for pixel but for the
- * anti-aliasing of glyph edges. */
+typedef struct
+{
+  const guint8 *data;
+  gsize length;
+  gsize at;
+} PngReader;
+
+static cairo_status_t
+png_read_cb (void          *closure,
+             unsigned char *data,
+             unsigned int   length)
+{
+  PngReader *r = closure;
+
+  if (r->length - r->at < length)
+    return CAIRO_STATUS_READ_ERROR;
+  memcpy (data, r->data + r->at, length);
+  r->at += length;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The renderer's PNG of @render (the bytes `topos --png` writes, at
+ * @scale pixels per point), decoded. */
+static cairo_surface_t *
+renderer_png (TpRender *render,
+              double    scale)
+{
+  size_t length = 0;
+  unsigned char *png = tp_render_png (render, scale, NULL, &length);
+  PngReader reader = { png, length, 0 };
+  cairo_surface_t *image;
+
+  g_assert_nonnull (png);
+  image = cairo_image_surface_create_from_png_stream (png_read_cb, &reader);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  free (png);
+  return image;
+}
+
+/* The picture the app draws is graphviz's own: laid out in the worker
+ * process, sent as xdot operations and drawn here with cairo and Pango,
+ * every sample comes out as the renderer's PNG (what `topos --png`
+ * writes) at the same scale, with the same size and node boxes. */
 static void
-test_picture_replay_matches_renderer (void)
+test_picture_draw_matches_renderer (void)
 {
   const char *samples = g_getenv ("TP_SAMPLES_DIR");
-  g_autofree char *program = NULL;
-  g_autofree char *source = NULL;
-  g_autoptr(GError) error = NULL;
-  TpSession *session = tp_session_new ();
-  TpPictureLayout *layout;
-  TpRender *render;
-  cairo_surface_t *ours, *theirs;
-  gsize length = 0;
-  int width, height;
-  double x, y, w, h, rx, ry, rw, rh;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
 
   if (samples == NULL)
     {
       tp_test_cannot_run ("TP_SAMPLES_DIR is not set");
       return;
     }
-  program = g_build_filename (samples, "two-layers.tape", NULL);
-  g_assert_true (g_file_get_contents (program, &source, &length, NULL));
-  g_assert_cmpint (tp_session_compile (session, source, length, NULL), ==, TP_STATUS_OK);
-  layout = layout_sync (tp_session_reading (session, TP_READING_DOT), &error);
-  g_assert_no_error (error);
-  render = tp_render_new (tp_session_reading (session, TP_READING_DOT), NULL);
-  g_assert_true (tp_render_ok (render));
+  dir = g_dir_open (samples, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (entry, ".tape"))
+      g_ptr_array_add (names, g_strdup (entry));
+  g_assert_cmpuint (names->len, >=, 5);
 
-  /* same size, same boxes */
-  g_assert_cmpfloat_with_epsilon (tp_picture_layout_get_width (layout), tp_render_width (render) * 96 / 72, 1e-6);
-  g_assert_cmpfloat_with_epsilon (tp_picture_layout_get_height (layout), tp_render_height (render) * 96 / 72, 1e-6);
-  for (int node = 0; node < 40; node++)
+  for (guint i = 0; i < names->len; i++)
     {
-      gboolean a = tp_picture_layout_node_bounds (layout, node, &x, &y, &w, &h);
-      gboolean b = tp_render_node_bounds (render, (uint32_t) node, &rx, &ry, &rw, &rh);
+      g_autofree char *program = g_build_filename (samples, names->pdata[i], NULL);
+      g_autofree char *source = NULL;
+      g_autoptr(GError) error = NULL;
+      TpSession *session = tp_session_new ();
+      TpPictureLayout *layout;
+      TpRender *render;
+      cairo_surface_t *ours, *theirs;
+      gsize length = 0;
+      int width, height, n_nodes = 0;
+      guint differ;
+      double x, y, w, h, rx, ry, rw, rh;
+      /* canvas pixels per picture pixel: two, one and 4/3 pixels per
+       * point.  At a scale between whole pixels per point, cairo's replay
+       * of a recording (the renderer's PNG) parts from a direct drawing
+       * along antialiased edges (about 2% of the pixels at 4/3): there,
+       * ours goes through a recording in points too, replayed as
+       * tp_render_draw replays the renderer's. */
+      static const double zooms[] = { 1.5, 0.75, 1.0 };
 
-      g_assert_cmpint (a, ==, b);
-      if (a)
+      g_assert_true (g_file_get_contents (program, &source, &length, NULL));
+      g_assert_cmpint (tp_session_compile (session, source, length, NULL), ==, TP_STATUS_OK);
+      layout = layout_sync (tp_session_reading (session, TP_READING_DOT), &error);
+      g_assert_no_error (error);
+      render = tp_render_new (tp_session_reading (session, TP_READING_DOT), NULL);
+      g_assert_true (tp_render_ok (render));
+
+      /* same size, same boxes */
+      g_assert_cmpfloat_with_epsilon (tp_picture_layout_get_width (layout), tp_render_width (render) * 96 / 72, 1e-6);
+      g_assert_cmpfloat_with_epsilon (tp_picture_layout_get_height (layout), tp_render_height (render) * 96 / 72, 1e-6);
+      for (int node = 0; node < 400; node++)
         {
-          g_assert_cmpfloat_with_epsilon (x, rx * 96 / 72, 1e-6);
-          g_assert_cmpfloat_with_epsilon (h, rh * 96 / 72, 1e-6);
-          g_assert_cmpint (tp_picture_layout_node_at (layout, x + w / 2, y + h / 2), ==, node);
+          gboolean a = tp_picture_layout_node_bounds (layout, node, &x, &y, &w, &h);
+          gboolean b = tp_render_node_bounds (render, (uint32_t) node, &rx, &ry, &rw, &rh);
+
+          g_assert_cmpint (a, ==, b);
+          if (a)
+            {
+              n_nodes++;
+              g_assert_cmpfloat_with_epsilon (x, rx * 96 / 72, 1e-6);
+              g_assert_cmpfloat_with_epsilon (h, rh * 96 / 72, 1e-6);
+              g_assert_cmpint (tp_picture_layout_node_at (layout, x + w / 2, y + h / 2), ==, node);
+            }
         }
+      g_assert_cmpint (n_nodes, >, 0);
+
+      /* same pixels */
+      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+        {
+          double zoom = zooms[z];
+
+          theirs = renderer_png (render, zoom * 96 / 72);
+          width = cairo_image_surface_get_width (theirs);
+          height = cairo_image_surface_get_height (theirs);
+          g_assert_cmpint (abs (width - (int) ceil (tp_picture_layout_get_width (layout) * zoom)), <=, 1);
+          ours = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+          {
+            cairo_t *cr = cairo_create (ours);
+
+            if (zoom == 1.0)
+              {
+                cairo_rectangle_t points = { 0, 0, tp_render_width (render), tp_render_height (render) };
+                cairo_surface_t *recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &points);
+                cairo_t *rc = cairo_create (recording);
+
+                cairo_scale (rc, 72.0 / 96, 72.0 / 96);
+                tp_picture_layout_draw (layout, rc);
+                cairo_destroy (rc);
+                cairo_scale (cr, zoom * 96 / 72, zoom * 96 / 72);
+                cairo_set_source_surface (cr, recording, 0, 0);
+                cairo_rectangle (cr, 0, 0, points.width, points.height);
+                cairo_fill (cr);
+                cairo_surface_destroy (recording);
+              }
+            else
+              {
+                cairo_scale (cr, zoom, zoom);
+                tp_picture_layout_draw (layout, cr);
+              }
+            cairo_destroy (cr);
+          }
+          cairo_surface_flush (ours);
+          differ = count_differences (cairo_image_surface_get_data (ours), (gsize) cairo_image_surface_get_stride (ours),
+                                      cairo_image_surface_get_data (theirs), (gsize) cairo_image_surface_get_stride (theirs),
+                                      width, height, SAME_TOLERANCE);
+          g_test_message ("%s at %g: %u of %d pixels differ", (const char *) names->pdata[i], zoom, differ,
+                          width * height);
+          g_assert_cmpuint (differ, <=, SAME_PIXELS (width, height));
+          cairo_surface_destroy (ours);
+          cairo_surface_destroy (theirs);
+        }
+
+      tp_render_free (render);
+      tp_picture_layout_unref (layout);
+      tp_session_free (session);
     }
-
-  /* same pixels at 1.5x */
-  width = (int) (tp_picture_layout_get_width (layout) * 1.5) + 1;
-  height = (int) (tp_picture_layout_get_height (layout) * 1.5) + 1;
-  ours = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  theirs = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  {
-    cairo_t *cr = cairo_create (ours);
-    cairo_scale (cr, 1.5, 1.5);
-    tp_picture_layout_draw (layout, cr);
-    cairo_destroy (cr);
-    cr = cairo_create (theirs);
-    cairo_scale (cr, 1.5 * 96 / 72, 1.5 * 96 / 72);
-    tp_render_draw (render, cr);
-    cairo_destroy (cr);
-  }
-  cairo_surface_flush (ours);
-  cairo_surface_flush (theirs);
-  {
-    int pixels = 0;
-
-    for (int row = 0; row < height; row++)
-      for (int col = 0; col < width; col++)
-        {
-          const guint8 *a = cairo_image_surface_get_data (ours) + row * cairo_image_surface_get_stride (ours) + col * 4;
-          const guint8 *b = cairo_image_surface_get_data (theirs) + row * cairo_image_surface_get_stride (theirs) + col * 4;
-
-          if (ABS ((int) a[3] - (int) b[3]) > 64)
-            pixels++;
-        }
-    /* glyph edges: outlines filled as paths against glyphs rasterised */
-    g_test_message ("%d of %d pixels differ", pixels, width * height);
-    g_assert_cmpint (pixels, <, width * height / 100);
-  }
-  cairo_surface_destroy (ours);
-  cairo_surface_destroy (theirs);
-  tp_render_free (render);
-  tp_picture_layout_unref (layout);
-  tp_session_free (session);
 }
 #endif
 
@@ -505,6 +619,104 @@ test_picture_stale_killed (void)
   g_main_loop_unref (wait.loop);
 }
 
+/* {==== the worker program ====} */
+
+/* The worker is a program of its own with one explicit mode: run without
+ * it, it says what it is and stops; fed a broken request, it stops with
+ * a failure, never a crash; fed a good one, it answers. */
+static void
+test_picture_worker_program (void)
+{
+  const char *worker = g_getenv ("TP_LAYOUT_WORKER");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  int status = 0;
+
+  if (worker == NULL)
+    {
+      tp_test_cannot_run ("TP_LAYOUT_WORKER is not set");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) worker, NULL }, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, NULL, &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_assert_nonnull (strstr (err, "--serve"));
+
+  {
+    /* a request of an unknown kind, then one cut short */
+    static const guint32 unknown[2] = { 77, 3 };
+    static const guint32 short_one[2] = { 1, 1000 };
+    const void *requests[] = { unknown, short_one };
+
+    for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+      {
+        g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE,
+                                                           &error, worker, "--serve", NULL);
+        GOutputStream *in;
+
+        g_assert_no_error (error);
+        in = g_subprocess_get_stdin_pipe (process);
+        g_assert_true (g_output_stream_write_all (in, requests[i], 2 * sizeof (guint32), NULL, NULL, &error));
+        g_assert_true (g_output_stream_write_all (in, "digraph", 7, NULL, NULL, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_output_stream_close (in, NULL, &error));
+        g_assert_true (g_subprocess_wait (process, NULL, &error));
+        g_assert_true (g_subprocess_get_if_exited (process));
+        g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+      }
+  }
+
+  {
+    /* a layout: the reply says ok, and the input's end ends it cleanly */
+    g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                                       &error, worker, "--serve", NULL);
+    guint32 head[2] = { 1, (guint32) strlen (DOT) };
+    guint32 length = 0, ok = 0;
+    gsize got = 0;
+    g_autofree guint8 *reply = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (process), head, sizeof head, NULL, NULL, &error));
+    g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (process), DOT, head[1], NULL, NULL, &error));
+    g_assert_true (g_input_stream_read_all (g_subprocess_get_stdout_pipe (process), &length, sizeof length, &got, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (got, ==, sizeof length);
+    g_assert_cmpuint (length, >, 100);
+    reply = g_malloc (length);
+    g_assert_true (g_input_stream_read_all (g_subprocess_get_stdout_pipe (process), reply, length, &got, NULL, &error));
+    g_assert_cmpuint (got, ==, length);
+    memcpy (&ok, reply, sizeof ok);
+    g_assert_cmpuint (ok, ==, 1);
+    g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (process), NULL, &error));
+    g_assert_true (g_subprocess_wait (process, NULL, &error));
+    g_assert_true (g_subprocess_get_if_exited (process));
+    g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  }
+}
+
+/* No worker to be found: a layout fails with a message, the app goes on. */
+static void
+test_picture_worker_missing (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      TpPictureLayout *layout;
+
+      g_setenv ("TP_LAYOUT_WORKER", "/nonexistent/topos-layout-worker", TRUE);
+      layout = layout_sync (DOT, &error);
+      g_assert_null (layout);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "worker"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 /* {==== drawing from threads ====} */
 
 typedef struct
@@ -560,8 +772,9 @@ draw_thread (gpointer data)
 }
 
 /* One layout may be drawn from several threads at once (the picture pane
- * rasterizes in a worker, and every window shares the cached layout):
- * the draws take turns and each is the same picture. */
+ * rasterizes in worker threads, and every window shares the cached
+ * layout), each with its own Pango font map: each draw is the same
+ * picture. */
 static void
 test_picture_draw_threads (void)
 {
@@ -784,6 +997,28 @@ test_picture_pane_raster (void)
   g_assert_cmpfloat (fabs (gdk_texture_get_width (texture) - tp_picture_layout_get_width (layout) * scale * device), <=, 1.0);
   g_assert_cmpfloat (fabs (gdk_texture_get_height (texture) - tp_picture_layout_get_height (layout) * scale * device), <=, 1.0);
   tp_picture_layout_unref (layout);
+  {
+    /* and it is the layout's drawing at that scale, made in a raster
+     * thread as on this one (draw-matches-renderer compares that drawing
+     * with the renderer's PNG) */
+    TpPictureLayout *same = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document),
+                                                               TP_READING_DOT), &error);
+    cairo_surface_t *direct = draw_at (same, scale * device);
+    int w = MIN (gdk_texture_get_width (texture), cairo_image_surface_get_width (direct));
+    int h = MIN (gdk_texture_get_height (texture), cairo_image_surface_get_height (direct));
+    gsize stride = (gsize) gdk_texture_get_width (texture) * 4;
+    g_autofree guint8 *pixels = g_malloc (stride * (gsize) gdk_texture_get_height (texture));
+    guint differ;
+
+    g_assert_no_error (error);
+    gdk_texture_download (texture, pixels, stride);
+    differ = count_differences (pixels, stride, cairo_image_surface_get_data (direct),
+                                (gsize) cairo_image_surface_get_stride (direct), w, h, SAME_TOLERANCE);
+    g_test_message ("the raster: %u of %d pixels differ from the layout's drawing", differ, w * h);
+    g_assert_cmpuint (differ, <=, SAME_PIXELS (w, h));
+    cairo_surface_destroy (direct);
+    tp_picture_layout_unref (same);
+  }
 
   /* the window's snapshot (as --screenshot takes it, once the window
    * has drawn) draws the raster, once */
@@ -928,11 +1163,13 @@ main (int   argc,
   g_test_add_func ("/ui/picture/budget", test_picture_budget);
   g_test_add_func ("/ui/picture/engine-reduced", test_picture_engine_reduced);
   g_test_add_func ("/ui/picture/stale-killed", test_picture_stale_killed);
+  g_test_add_func ("/ui/picture/worker-program", test_picture_worker_program);
+  g_test_add_func ("/ui/picture/worker-missing", test_picture_worker_missing);
   g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
   g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
   g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);
 #ifdef TP_HAVE_RENDER
-  g_test_add_func ("/ui/picture/replay-matches-renderer", test_picture_replay_matches_renderer);
+  g_test_add_func ("/ui/picture/draw-matches-renderer", test_picture_draw_matches_renderer);
 #endif
 
   return g_test_run ();

@@ -1,5 +1,5 @@
-/* tp-picture-layout-render.c: the picture laid out by the GTK-free
- * renderer (render/tp-render.h) in a worker process.
+/* tp-picture-layout.c: the picture laid out by graphviz in a worker
+ * process, and drawn here from graphviz's own drawing operations.
  *
  * Why a process.  Graphviz keeps global state, cannot be stopped in the
  * middle of a layout and leaks memory in every layout (about 56 KB for
@@ -8,306 +8,53 @@
  * the labels' sizes) is not safe beside GTK's own text rendering on the
  * main thread: laid out in a thread of the app, it crashed inside
  * harfbuzz about once in a dozen runs of the UI tests.  So graphviz never
- * runs in the app.  One worker process per app lays out every picture
- * and writes every export, one request at a time; it is the app's own
- * executable started again with TP_PICTURE_WORKER=1, which the
- * constructor below turns into the worker before main() runs.
+ * runs in the app, which does not even link it.  One worker process per
+ * app lays out every picture and writes every export, one request at a
+ * time: topos-layout-worker (tp-layout-worker.c), a program of its own,
+ * started with its one mode, --serve.  It is found beside the app's
+ * executable (the build tree), else where it is installed
+ * (TP_LAYOUT_WORKER_DIR, the libexec directory); TP_LAYOUT_WORKER names
+ * another one (tests).
  *
- * What comes back.  The worker calls tp_render_draw onto a cairo SVG
- * surface, which writes every glyph as an outline path; the app reads
- * that back into a cairo recording (tp-picture-svg.c), so the picture is
- * the renderer's own drawing, as vectors, with no font work left in the
- * app.  The node boxes for hit tests come from tp_render_node_bounds.
- * Exports are the renderer's SVG text and PNG bytes, exactly what
- * `topos --svg` and `topos --png` write.
+ * What comes back.  A layout is graphviz's xdot drawing operations, the
+ * fonts they name as graphviz resolved them, and the node boxes for hit
+ * tests (tp_render_node_bounds); tp-picture-xdot.c draws the operations
+ * with cairo and Pango as graphviz's cairo renderer draws them, at any
+ * scale.  Exports are the renderer's SVG text and PNG bytes, exactly
+ * what `topos --svg` and `topos --png` write.
  *
  * The app side.  One thread (a GThreadPool of one) owns the worker
- * process: it writes a request, waits for the answer, replays the SVG and
- * returns the layout through GTask to the caller's main context, so the
- * main thread never waits.  A request cancelled while it waits is
- * skipped; one cancelled while the worker runs it is killed with the
- * process once it has run for KILL_AFTER_MS (a small layout is let
- * finish, a big stale one is not waited for).  The process is replaced
- * after RECYCLE_AFTER requests, or sooner when it has grown past
+ * process: it writes a request, waits for the answer, parses the
+ * operations and returns the layout through GTask to the caller's main
+ * context, so the main thread never waits.  A request cancelled while it
+ * waits is skipped; one cancelled while the worker runs it is killed
+ * with the process once it has run for KILL_AFTER_MS (a small layout is
+ * let finish, a big stale one is not waited for).  The process is
+ * replaced after RECYCLE_AFTER requests, or sooner when it has grown past
  * RECYCLE_RSS_MB, which bounds graphviz's leak.  The last few layouts are
  * kept, so undo or a choice flipped back costs nothing. */
 #include "tp-picture-config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <cairo-svg.h>
-
-#include "tp-engine.h"
+#include "tp-layout-protocol.h"
 #include "tp-picture-layout.h"
-#include "tp-picture-svg.h"
-#include "tp-priority.h"
-#include "tp-render.h"
+#include "tp-picture-xdot.h"
 
 /* Picture pixels (96 dpi) per point. */
 #define PX_PER_PT (96.0 / 72.0)
-/* topos --png writes two pixels per point: the export does the same. */
-#define EXPORT_PNG_SCALE 2.0
 /* Layouts kept for reuse: a few, and not too much memory.  A layout's
- * recording takes about 50 times its DOT text, so the DOT bytes bound
- * it. */
+ * parsed operations grow with its DOT text, so the DOT bytes bound
+ * them. */
 #define CACHE_SIZE 8
 #define CACHE_DOT_BYTES (256u << 10)
-#define MAX_DOT_BYTES (16u << 20)
-#define MAX_REPLY_BYTES (512u << 20)
 
-#define WORKER_ENV "TP_PICTURE_WORKER"
+#define WORKER_ENV "TP_LAYOUT_WORKER"
 #define KILL_AFTER_MS 250
 #define RECYCLE_AFTER 100
 #define RECYCLE_RSS_MB 256
-
-enum
-{
-  REQUEST_LAYOUT = 1,
-  REQUEST_SVG = 2,
-  REQUEST_PNG = 3,
-};
-
-/* {==== the worker process ====} */
-
-static gboolean
-read_all (int    fd,
-          void  *data,
-          gsize  length)
-{
-  char *p = data;
-
-  while (length > 0)
-    {
-      ssize_t n = read (fd, p, length);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n;
-      length -= (gsize) n;
-    }
-  return TRUE;
-}
-
-static gboolean
-write_all (int         fd,
-           const void *data,
-           gsize       length)
-{
-  const char *p = data;
-
-  while (length > 0)
-    {
-      ssize_t n = write (fd, p, length);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n;
-      length -= (gsize) n;
-    }
-  return TRUE;
-}
-
-static void
-put_u32 (GByteArray *out,
-         guint32     v)
-{
-  g_byte_array_append (out, (const guint8 *) &v, sizeof v);
-}
-
-static void
-put_f64 (GByteArray *out,
-         double      v)
-{
-  g_byte_array_append (out, (const guint8 *) &v, sizeof v);
-}
-
-static void
-put_bytes (GByteArray *out,
-           const void *data,
-           gsize       length)
-{
-  put_u32 (out, (guint32) length);
-  g_byte_array_append (out, data, (guint) length);
-}
-
-static cairo_status_t
-svg_write_cb (void                *closure,
-              const unsigned char *data,
-              unsigned int         length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-/* The largest `n{index}` id in the DOT text: the tape nodes whose boxes
- * are asked for. */
-static guint32
-max_node_id (const char *dot)
-{
-  guint32 max = 0;
-
-  for (const char *p = strchr (dot, 'n'); p != NULL; p = strchr (p + 1, 'n'))
-    {
-      char *end;
-      unsigned long v;
-
-      if (p > dot && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
-        continue;
-      if (!g_ascii_isdigit (p[1]))
-        continue;
-      v = strtoul (p + 1, &end, 10);
-      if (!g_ascii_isalnum (*end) && *end != '_' && v > max && v < (1u << 24))
-        max = (guint32) v;
-    }
-  return max;
-}
-
-/* The reply: ok, degraded, width, height (points), the node boxes, the
- * diagnostics, and the payload (the drawing as cairo's SVG, or the
- * exported file). */
-static void
-worker_answer (guint32     kind,
-               const char *dot,
-               GByteArray *out)
-{
-  TpRenderOptions options = {
-    .budget = kind == REQUEST_LAYOUT ? TP_PICTURE_BUDGET : 0,
-    .svg = kind == REQUEST_SVG,
-    .draw = kind != REQUEST_SVG,
-  };
-  TpRender *render = tp_render_new (dot, &options);
-  GByteArray *payload = g_byte_array_new ();
-  GByteArray *boxes = g_byte_array_new ();
-  const char *diagnostics = render != NULL ? tp_render_diagnostics (render) : "out of memory";
-  gboolean ok = render != NULL && tp_render_ok (render);
-  guint32 n_boxes = 0;
-
-  if (ok && kind == REQUEST_LAYOUT)
-    {
-      guint32 max = max_node_id (dot);
-      cairo_surface_t *surface;
-      cairo_t *cr;
-
-      for (guint32 i = 0; i <= max; i++)
-        {
-          double x, y, w, h;
-
-          if (!tp_render_node_bounds (render, i, &x, &y, &w, &h))
-            continue;
-          put_u32 (boxes, i);
-          put_f64 (boxes, x);
-          put_f64 (boxes, y);
-          put_f64 (boxes, w);
-          put_f64 (boxes, h);
-          n_boxes++;
-        }
-      surface = cairo_svg_surface_create_for_stream (svg_write_cb, payload,
-                                                     tp_render_width (render), tp_render_height (render));
-      cr = cairo_create (surface);
-      tp_render_draw (render, cr);
-      cairo_destroy (cr);
-      cairo_surface_finish (surface);
-      ok = cairo_surface_status (surface) == CAIRO_STATUS_SUCCESS;
-      cairo_surface_destroy (surface);
-    }
-  else if (ok && kind == REQUEST_SVG)
-    {
-      size_t length = 0;
-      const char *svg = tp_render_svg (render, &length);
-
-      ok = svg != NULL;
-      if (ok)
-        g_byte_array_append (payload, (const guint8 *) svg, (guint) length);
-    }
-  else if (ok)
-    {
-      size_t length = 0;
-      unsigned char *png = tp_render_png (render, EXPORT_PNG_SCALE, NULL, &length);
-
-      ok = png != NULL;
-      if (ok)
-        g_byte_array_append (payload, png, (guint) length);
-      else
-        diagnostics = "the picture is too large for a PNG";
-      free (png);
-    }
-
-  put_u32 (out, ok ? 1 : 0);
-  put_u32 (out, render != NULL && (tp_render_degraded (render) || strstr (dot, "id=\"note\"") != NULL));
-  put_f64 (out, render != NULL ? tp_render_width (render) : 0);
-  put_f64 (out, render != NULL ? tp_render_height (render) : 0);
-  put_u32 (out, n_boxes);
-  g_byte_array_append (out, boxes->data, boxes->len);
-  put_bytes (out, diagnostics, strlen (diagnostics));
-  put_bytes (out, payload->data, payload->len);
-  g_byte_array_unref (boxes);
-  g_byte_array_unref (payload);
-  tp_render_free (render);
-}
-
-/* Requests come on standard input as (kind, length, DOT); each reply is
- * (length, reply).  Standard output itself goes to /dev/null, so nothing
- * graphviz might print can get into a reply.  Ends at end of input (the
- * app closed the pipe or went away). */
-static int
-worker_main (void)
-{
-  int out = dup (STDOUT_FILENO);
-  int null = open ("/dev/null", O_WRONLY);
-
-  if (out < 0)
-    return 1;
-  if (null >= 0)
-    {
-      dup2 (null, STDOUT_FILENO);
-      close (null);
-    }
-  for (;;)
-    {
-      guint32 head[2];
-      GByteArray *reply;
-      char *dot;
-      gboolean sent;
-
-      if (!read_all (STDIN_FILENO, head, sizeof head))
-        return 0;
-      if (head[1] > MAX_DOT_BYTES || (dot = malloc ((gsize) head[1] + 1)) == NULL)
-        return 1;
-      if (!read_all (STDIN_FILENO, dot, head[1]))
-        return 1;
-      dot[head[1]] = '\0';
-      reply = g_byte_array_new ();
-      worker_answer (head[0], dot, reply);
-      free (dot);
-      sent = write_all (out, &reply->len, sizeof reply->len) && write_all (out, reply->data, reply->len);
-      g_byte_array_unref (reply);
-      if (!sent)
-        return 1;
-    }
-}
-
-/* Runs before main(): the app's executable started as the worker never
- * gets to be the app. */
-__attribute__((constructor)) static void
-tp_picture_worker_constructor (void)
-{
-  const char *mode = getenv (WORKER_ENV);
-
-  if (mode != NULL && strcmp (mode, "1") == 0)
-    {
-      tp_priority_lower_process ();
-      _exit (worker_main ());
-    }
-}
 
 /* {==== layouts ====} */
 
@@ -319,18 +66,13 @@ typedef struct
 
 struct _TpPictureLayout
 {
-  cairo_surface_t *recording;   /* the drawing, in points */
+  TpPictureDrawing *drawing;    /* graphviz's, in points */
   double width;                 /* points */
   double height;
   NodeBox *boxes;
   guint n_boxes;
   char *dot;                    /* the text it was made from (cache key) */
   gboolean degraded;
-  /* A cairo surface is not safe for concurrent use, and replaying a
-   * recording as a source attaches snapshots to it: one replay at a time
-   * (the picture pane replays in a worker thread, and the cache hands the
-   * same layout to every window). */
-  GMutex replay_lock;
 };
 
 TpPictureLayout *
@@ -342,10 +84,9 @@ tp_picture_layout_ref (TpPictureLayout *self)
 static void
 tp_picture_layout_clear (TpPictureLayout *self)
 {
-  g_clear_pointer (&self->recording, cairo_surface_destroy);
+  g_clear_pointer (&self->drawing, tp_picture_drawing_free);
   g_clear_pointer (&self->boxes, g_free);
   g_clear_pointer (&self->dot, g_free);
-  g_mutex_clear (&self->replay_lock);
 }
 
 void
@@ -372,21 +113,18 @@ tp_picture_layout_get_degraded (TpPictureLayout *self)
   return self->degraded;
 }
 
-/* Replays the recording: vector data, sharp at any scale.  Any thread
- * may call it; replays of one layout take turns. */
+/* Draws graphviz's operations: vector data, sharp at any scale.  Any
+ * thread may call it, several at once: the drawing is immutable. */
 void
 tp_picture_layout_draw (TpPictureLayout *self,
                         cairo_t         *cr)
 {
-  g_mutex_lock (&self->replay_lock);
   cairo_save (cr);
   cairo_scale (cr, PX_PER_PT, PX_PER_PT);
-  cairo_set_source_surface (cr, self->recording, 0, 0);
   cairo_rectangle (cr, 0, 0, self->width, self->height);
-  cairo_fill (cr);
-  /* drop the context's reference to the recording before unlocking */
+  cairo_clip (cr);
+  tp_picture_drawing_draw (self->drawing, cr);
   cairo_restore (cr);
-  g_mutex_unlock (&self->replay_lock);
 }
 
 /* As tp_render_node_at: later nodes are drawn on top. */
@@ -528,6 +266,39 @@ worker_stop (gboolean kill)
   g_object_unref (process);
 }
 
+/* The worker's executable: TP_LAYOUT_WORKER when set; else beside the
+ * running program (the build tree, or a relocated install); else in the
+ * directory it is installed in. */
+static char *
+find_worker (GError **error)
+{
+  const char *chosen = g_getenv (WORKER_ENV);
+  g_autofree char *self = NULL;
+
+  if (chosen != NULL && chosen[0] != '\0')
+    return g_strdup (chosen);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self);
+      g_autofree char *beside = g_build_filename (dir, TP_LAYOUT_WORKER_NAME, NULL);
+
+      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE) && !g_file_test (beside, G_FILE_TEST_IS_DIR))
+        return g_steal_pointer (&beside);
+    }
+#ifdef TP_LAYOUT_WORKER_DIR
+  {
+    g_autofree char *installed = g_build_filename (TP_LAYOUT_WORKER_DIR, TP_LAYOUT_WORKER_NAME, NULL);
+
+    if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+      return g_steal_pointer (&installed);
+  }
+#endif
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+               "the picture worker %s is not installed", TP_LAYOUT_WORKER_NAME);
+  return NULL;
+}
+
 static gboolean
 worker_start (GError **error)
 {
@@ -537,14 +308,13 @@ worker_start (GError **error)
 
   if (worker.process != NULL)
     return TRUE;
-  exe = g_file_read_link ("/proc/self/exe", error);
+  exe = find_worker (error);
   if (exe == NULL)
     return FALSE;
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE
                                         | G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                         | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-  g_subprocess_launcher_setenv (launcher, WORKER_ENV, "1", TRUE);
-  process = g_subprocess_launcher_spawn (launcher, error, exe, NULL);
+  process = g_subprocess_launcher_spawn (launcher, error, exe, TP_LAYOUT_WORKER_MODE, NULL);
   if (process == NULL)
     return FALSE;
   worker.to = g_object_ref (g_subprocess_get_stdin_pipe (process));
@@ -592,7 +362,7 @@ worker_exchange (Job     *job,
       || !g_output_stream_flush (worker.to, NULL, error)
       || !g_input_stream_read_all (worker.from, &length, sizeof length, &got, NULL, error))
     return NULL;
-  if (got != sizeof length || length > MAX_REPLY_BYTES)
+  if (got != sizeof length || length > TP_LAYOUT_MAX_REPLY_BYTES)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE, "the picture worker stopped");
       return NULL;
@@ -690,27 +460,48 @@ job_finish (Job    *job,
       g_autofree char *why = g_strstrip (g_strndup ((const char *) diag, diag_len));
 
       g_task_return_new_error (job->task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                               job->kind == REQUEST_LAYOUT ? "graphviz could not lay the picture out%s%s"
+                               job->kind == TP_LAYOUT_REQUEST_LAYOUT ? "graphviz could not lay the picture out%s%s"
                                                            : "graphviz could not draw the picture%s%s",
                                why[0] != '\0' ? ": " : "", why);
       return;
     }
 
-  if (job->kind == REQUEST_LAYOUT)
+  if (job->kind == TP_LAYOUT_REQUEST_LAYOUT)
     {
-      cairo_surface_t *recording = tp_picture_svg_replay ((const char *) payload, payload_len,
-                                                          width, height, &error);
+      Reader p = { payload, payload + payload_len, FALSE };
+      TpPictureDrawing *drawing = NULL;
       TpPictureLayout *layout;
+      double dx, dy;
+      guint32 n_fonts, ops_len;
+      const guint8 *ops;
+      g_autoptr(GPtrArray) fonts = g_ptr_array_new_with_free_func (g_free);
 
-      if (recording == NULL)
+      take (&p, &dx, sizeof dx);
+      take (&p, &dy, sizeof dy);
+      take (&p, &n_fonts, sizeof n_fonts);
+      for (guint32 k = 0; !p.bad && k < n_fonts; k++)
+        for (guint half = 0; half < 2; half++)
+          {
+            guint32 n;
+            const guint8 *text = take_bytes (&p, &n);
+
+            if (text != NULL)
+              g_ptr_array_add (fonts, g_strndup ((const char *) text, n));
+          }
+      g_ptr_array_add (fonts, NULL);
+      ops = take_bytes (&p, &ops_len);
+      if (!p.bad)
+        drawing = tp_picture_drawing_new ((const char *) ops, ops_len, dx, dy,
+                                          (const char *const *) fonts->pdata, &error);
+      if (drawing == NULL)
         {
           g_task_return_new_error (job->task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                                   "the picture could not be read back: %s", error->message);
+                                   "the picture could not be read: %s",
+                                   error != NULL ? error->message : "the worker's answer is garbled");
           return;
         }
       layout = g_atomic_rc_box_new0 (TpPictureLayout);
-      g_mutex_init (&layout->replay_lock);
-      layout->recording = recording;
+      layout->drawing = drawing;
       layout->width = width;
       layout->height = height;
       layout->boxes = g_steal_pointer (&boxes);
@@ -860,7 +651,7 @@ tp_picture_layout_new_async (const char          *dot,
   g_return_if_fail (dot != NULL);
 
   g_task_set_source_tag (task, tp_picture_layout_new_async);
-  if (strlen (dot) > MAX_DOT_BYTES)
+  if (strlen (dot) > TP_LAYOUT_MAX_DOT_BYTES)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                                "the graph is too large to draw");
@@ -872,7 +663,7 @@ tp_picture_layout_new_async (const char          *dot,
       return;
     }
   job = g_new0 (Job, 1);
-  job->kind = REQUEST_LAYOUT;
+  job->kind = TP_LAYOUT_REQUEST_LAYOUT;
   job->task = g_steal_pointer (&task);
   job->dot = g_strdup (dot);
   push_job (job);
@@ -906,14 +697,14 @@ tp_picture_export_async (const char          *dot,
                                "pictures are exported as SVG or PNG");
       return;
     }
-  if (strlen (dot) > MAX_DOT_BYTES)
+  if (strlen (dot) > TP_LAYOUT_MAX_DOT_BYTES)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                                "the graph is too large to draw");
       return;
     }
   job = g_new0 (Job, 1);
-  job->kind = g_str_equal (format, "svg") ? REQUEST_SVG : REQUEST_PNG;
+  job->kind = g_str_equal (format, "svg") ? TP_LAYOUT_REQUEST_SVG : TP_LAYOUT_REQUEST_PNG;
   job->task = g_steal_pointer (&task);
   job->dot = g_strdup (dot);
   job->file = g_object_ref (file);
