@@ -21,11 +21,14 @@
 static const char usage[] =
   "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary]\n"
   "             [--all] [--json] [--target NAME] [--observe NAME]... [--exact]\n"
-  "             [--svg OUT.svg] [--png OUT.png] [FILE|-]\n"
+  "             [--svg OUT.svg] [--png OUT.png]\n"
+  "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), every reading (--all), or the engine's\n"
   "JSON (--json).  --svg and --png write the picture (graphviz) instead;\n"
   "a reading is then printed only when asked for.\n"
+  "--train runs STEPS steps of gradient descent on the parameters and prints\n"
+  "the train reading (also --reading train), or adds \"train\" to --json.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
 
 static int
@@ -134,6 +137,9 @@ main (int argc, char **argv)
   TpChoices choices = { NULL, observe, 0, false };
   TpReading reading = TP_READING_SPEC;
   const char *path = NULL, *svg_path = NULL, *png_path = NULL;
+  const char *train_steps = NULL, *learning_rate = NULL, *train_svg = NULL;
+  bool train_reading = false;
+  TpTrain *train = NULL;
   bool json = false, all = false, options_done = false, asked = false;
   TpSession *session;
   TpStatus status;
@@ -165,16 +171,26 @@ main (int argc, char **argv)
         choices.exact = true;
       else if (strcmp (a, "--reading") == 0 || strcmp (a, "--target") == 0
                || strcmp (a, "--observe") == 0 || strcmp (a, "--svg") == 0
-               || strcmp (a, "--png") == 0)
+               || strcmp (a, "--png") == 0 || strcmp (a, "--train") == 0
+               || strcmp (a, "--learning-rate") == 0
+               || strcmp (a, "--train-svg") == 0)
         {
           if (i + 1 >= argc)
             return usage_error ("missing value after", a);
-          if (strcmp (a, "--reading") == 0)
+          if (strcmp (a, "--reading") == 0 && strcmp (argv[i + 1], "train") == 0)
+            train_reading = asked = true;
+          else if (strcmp (a, "--reading") == 0)
             {
               if (!tp_reading_from_name (argv[i + 1], &reading))
                 return usage_error ("unknown reading", argv[i + 1]);
               asked = true;
             }
+          else if (strcmp (a, "--train") == 0)
+            train_steps = argv[i + 1];
+          else if (strcmp (a, "--learning-rate") == 0)
+            learning_rate = argv[i + 1];
+          else if (strcmp (a, "--train-svg") == 0)
+            train_svg = argv[i + 1];
           else if (strcmp (a, "--svg") == 0)
             svg_path = argv[i + 1];
           else if (strcmp (a, "--png") == 0)
@@ -201,8 +217,23 @@ main (int argc, char **argv)
       return 2;
     }
 #endif
-  if ((svg_path != NULL || png_path != NULL) && !asked)
+  if ((train_reading || learning_rate != NULL || train_svg != NULL)
+      && train_steps == NULL)
+    return usage_error ("--reading train, --learning-rate and --train-svg "
+                        "go with --train STEPS", NULL);
+  if (train_steps != NULL
+      && (learning_rate == NULL || train_steps[0] == '\0'
+          || strspn (train_steps, "0123456789") != strlen (train_steps)
+          || strlen (train_steps) > 9))
+    return usage_error ("--train takes a number of steps and needs "
+                        "--learning-rate R; got", train_steps);
+  if (train_steps != NULL && !asked && svg_path == NULL && png_path == NULL
+      && train_svg == NULL)
+    train_reading = asked = true;  /* --train alone prints its reading */
+  if ((svg_path != NULL || png_path != NULL || train_steps != NULL) && !asked)
     reading = TP_N_READINGS;      /* print nothing */
+  if (train_reading && reading == TP_READING_SPEC && !all && !json)
+    reading = TP_N_READINGS;      /* the train reading instead of the spec */
 
   if (path == NULL || strcmp (path, "-") == 0)
     {
@@ -239,9 +270,29 @@ main (int argc, char **argv)
         fprintf (stderr, "%s:%u:%u: error: %s\n", path, d[k].line,
                  d[k].column, d[k].message);
     }
+  if (status == TP_STATUS_OK && train_steps != NULL)
+    {
+      train = tp_session_train (session, (uint32_t) strtoul (train_steps, NULL, 10),
+                                learning_rate, strlen (learning_rate));
+      if (train == NULL)
+        {
+          fputs ("topos: out of memory\n", stderr);
+          status = TP_STATUS_NO_MEMORY;
+        }
+      else if (!tp_train_ok (train))
+        {
+          fprintf (stderr, "%s: error: --train: %s\n", path,
+                   tp_train_error (train));
+          tp_train_free (train);
+          tp_session_free (session);
+          free (source);
+          return 1;
+        }
+    }
   if (json)
     {
-      char *text = tp_session_to_json (session);
+      char *text = train != NULL ? tp_session_to_json_with_train (session, train)
+                                 : tp_session_to_json (session);
       if (text == NULL)
         {
           fputs ("topos: out of memory\n", stderr);
@@ -263,6 +314,29 @@ main (int argc, char **argv)
     }
   else if (status == TP_STATUS_OK && reading != TP_N_READINGS)
     fputs (tp_session_reading (session, reading), stdout);
+  if (!json && train != NULL && (train_reading || all))
+    {
+      if (all)
+        fputs ("\n== train ==\n", stdout);
+      fputs (tp_train_reading (train), stdout);
+    }
+  if (train != NULL && train_svg != NULL)
+    {
+      const char *svg = tp_train_svg (train);
+      FILE *out = fopen (train_svg, "wb");
+      bool written = out != NULL
+                     && fwrite (svg, 1, strlen (svg), out) == strlen (svg);
+      written = out != NULL && fclose (out) == 0 && written;
+      if (!written)
+        {
+          fprintf (stderr, "topos: cannot write %s\n", train_svg);
+          tp_train_free (train);
+          tp_session_free (session);
+          free (source);
+          return 2;
+        }
+    }
+  tp_train_free (train);
 #ifdef TP_HAVE_RENDER
   if (status == TP_STATUS_OK && (svg_path != NULL || png_path != NULL))
     {

@@ -371,11 +371,10 @@ tp_run_node (const TpTape *tape, TpNode i, float *const *values, float *out)
   return true;
 }
 
-bool
-tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
+size_t
+tp_run_scratch_size (const TpTape *tape)
 {
   size_t scratch_max = 0;
-  float *scratch = NULL;
 
   for (TpNode i = 0; i < tape->len; i++)
     {
@@ -383,6 +382,23 @@ tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
       if (need > scratch_max)
         scratch_max = need;
     }
+  return scratch_max;
+}
+
+void
+tp_run_again (const TpTape *tape, float *const *values, float *scratch)
+{
+  for (TpNode i = 0; i < tape->len; i++)
+    if (!tp_tape_is_source (tape, i))
+      run_node (tape, i, values, values[i], scratch);
+}
+
+bool
+tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
+{
+  size_t scratch_max = tp_run_scratch_size (tape);
+  float *scratch = NULL;
+
   if (scratch_max > 0)
     {
       scratch = tp_arena_alloc (arena, scratch_max * sizeof *scratch);

@@ -14,10 +14,12 @@
 #include "tp-dot.h"
 #include "tp-hlo.h"
 #include "tp-json.h"
+#include "tp-lex.h"
 #include "tp-map.h"
 #include "tp-parse.h"
 #include "tp-plan.h"
 #include "tp-run.h"
+#include "tp-train.h"
 #include "tp-values.h"
 
 struct _TpSession
@@ -1060,8 +1062,9 @@ first_assignments (const TpProgram *p)
   return first;
 }
 
-char *
-tp_session_to_json (const TpSession *s)
+/* The session's JSON, with the train object when train is not NULL. */
+static char *
+session_json (const TpSession *s, const TpTrain *train)
 {
   TpBuf out;
   uint64_t budget = TP_VALUES_BUDGET;
@@ -1174,8 +1177,164 @@ tp_session_to_json (const TpSession *s)
     }
   tp_buf_putc (&out, ']');
   json_map (s, &out);
+  if (train != NULL)
+    {
+      char *object = tp_train_to_json (train);
+
+      tp_json_key (&out, "train", false);
+      if (object == NULL)
+        out.failed = true;
+      else
+        tp_buf_puts (&out, object);
+      tp_free (object);
+    }
   tp_buf_puts (&out, "}\n");
+  if (out.failed)
+    {
+      tp_buf_clear (&out);
+      return NULL;
+    }
   return tp_buf_steal (&out);
+}
+
+char *
+tp_session_to_json (const TpSession *s)
+{
+  return session_json (s, NULL);
+}
+
+char *
+tp_session_to_json_with_train (const TpSession *s, const TpTrain *train)
+{
+  return session_json (s, train);
+}
+
+/* Reads the learning rate as the language reads a number, a leading minus
+ * allowed; false with message set otherwise. */
+static bool
+read_rate (const char *text, size_t len, float *rate, TpBuf *message)
+{
+  TpLexer lex;
+  TpToken tok;
+  bool negative = false, ok = false;
+
+  tp_lex_init (&lex, text, len);
+  if (!tp_lex_next (&lex, &tok))
+    {
+      tp_buf_puts (message, "the learning rate is not a number: ");
+      tp_buf_append (message, lex.err.data != NULL ? lex.err.data : "",
+                     lex.err.len);
+      tp_lex_clear (&lex);
+      return false;
+    }
+  if (tok.kind == TP_TOK_SYMBOL && tok.symbol == '-')
+    {
+      negative = true;
+      ok = tp_lex_next (&lex, &tok);
+    }
+  else
+    ok = true;
+  if (ok && tok.kind == TP_TOK_NUMBER)
+    {
+      TpToken end;
+      *rate = negative ? -tok.number : tok.number;
+      ok = tp_lex_next (&lex, &end)
+           && (end.kind == TP_TOK_EOF
+               || (end.kind == TP_TOK_NEWLINE && tp_lex_next (&lex, &end)
+                   && end.kind == TP_TOK_EOF));
+    }
+  else
+    ok = false;
+  if (!ok)
+    {
+      tp_buf_puts (message, "the learning rate must be a number, such as 0.1");
+      if (len > 0)
+        {
+          tp_buf_puts (message, "; found `");
+          tp_lex_put_text (message, text, len);
+          tp_buf_putc (message, '`');
+        }
+    }
+  tp_lex_clear (&lex);
+  return ok;
+}
+
+TpTrain *
+tp_session_train (const TpSession *s, uint32_t steps, const char *rate_text,
+                  size_t len)
+{
+  const TpTape *tape = &s->prog.tape;
+  const char **names = NULL;
+  TpTrainInput in;
+  TpTrain *train;
+  TpBuf message;
+  float rate = 0.0f;
+  uint64_t work;
+
+  tp_buf_init (&message);
+  if (s->status != TP_STATUS_OK)
+    tp_buf_puts (&message, "the program is refused: training needs a program "
+                           "that reads");
+  else if (!s->differentiated)
+    {
+      /* The derivative reading says why there is no gradient. */
+      const char *why = tp_session_reading (s, TP_READING_DERIVATIVE);
+      tp_buf_puts (&message, "there is nothing to train: ");
+      tp_buf_append (&message, why, strcspn (why, "\n"));
+    }
+  else if (steps > TP_TRAIN_MAX_STEPS)
+    {
+      tp_buf_puts (&message, "training takes at most ");
+      tp_buf_u64 (&message, TP_TRAIN_MAX_STEPS);
+      tp_buf_puts (&message, " steps, asked for ");
+      tp_buf_u64 (&message, steps);
+    }
+  else if (!read_rate (rate_text != NULL ? rate_text : "", len, &rate,
+                       &message))
+    ;
+  else
+    {
+      work = tape->work > 0 ? tape->work : 1;
+      if (work * ((uint64_t) steps + 1) > TP_TRAIN_WORK)
+        {
+          tp_buf_u64 (&message, steps);
+          tp_buf_puts (&message, " steps would take about ");
+          tp_buf_u64 (&message, work * ((uint64_t) steps + 1));
+          tp_buf_puts (&message, " multiply-adds, over the training budget of ");
+          tp_buf_u64 (&message, TP_TRAIN_WORK);
+          tp_buf_puts (&message, "; at most ");
+          tp_buf_u64 (&message, TP_TRAIN_WORK / work - 1);
+          tp_buf_puts (&message, " steps fit");
+        }
+    }
+  if (message.failed)
+    {
+      tp_buf_clear (&message);
+      return NULL;
+    }
+  if (message.len > 0)
+    {
+      train = tp_train_refuse (message.data);
+      tp_buf_clear (&message);
+      return train;
+    }
+  tp_buf_clear (&message);
+
+  names = tp_malloc ((s->n_wrt + 1) * sizeof *names);
+  if (names == NULL)
+    return NULL;
+  for (uint32_t k = 0; k < s->n_wrt; k++)
+    names[k] = s->gradients[k].name;
+  in.prog = &s->prog;
+  in.target = s->target;
+  in.target_name = s->target_name;
+  in.wrt = s->wrt;
+  in.grads = s->grads;
+  in.wrt_names = names;
+  in.n_wrt = s->n_wrt;
+  train = tp_train_run (&in, steps, rate);
+  tp_free (names);
+  return train;
 }
 
 void

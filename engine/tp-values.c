@@ -101,6 +101,29 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
 }
 
 void
+tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
+                const float *data, TpValuesBudget *budget, TpMap *map,
+                TpNode node, TpNode value_node)
+{
+  size_t mark = out->len;
+
+  tp_map_line (map, out, node, TP_ROLE_NODE);
+  tp_buf_puts (out, name);
+  tp_map_ref (map, out, mark, TP_TOKEN_NAME, node);
+  tp_buf_pad_from (out, mark, 12);
+  tp_buf_putc (out, ' ');
+  mark = out->len;
+  tp_buf_shape (out, shape);
+  tp_map_ref (map, out, mark, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
+  tp_buf_pad_from (out, mark, 10);
+  tp_buf_putc (out, ' ');
+  mark = out->len;
+  tp_values_put_tensor (out, data, shape, budget);
+  tp_map_ref (map, out, mark, TP_TOKEN_NUMBER, value_node);
+  tp_buf_putc (out, '\n');
+}
+
+void
 tp_values_statements (const TpProgram *prog, float *const *values,
                       TpBuf *out, TpValuesBudget *budget, TpMap *map)
 {
@@ -108,22 +131,8 @@ tp_values_statements (const TpProgram *prog, float *const *values,
     {
       const TpStatement *st = &prog->stmts[s];
       TpNode last = tp_program_lookup (prog, st->name, strlen (st->name));
-      size_t mark = out->len;
 
-      tp_map_line (map, out, st->node, TP_ROLE_NODE);
-      tp_buf_puts (out, st->name);
-      tp_map_ref (map, out, mark, TP_TOKEN_NAME, st->node);
-      tp_buf_pad_from (out, mark, 12);
-      tp_buf_putc (out, ' ');
-      mark = out->len;
-      tp_buf_shape (out, &prog->tape.shape[st->node]);
-      tp_map_ref (map, out, mark, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
-      tp_buf_pad_from (out, mark, 10);
-      tp_buf_putc (out, ' ');
-      mark = out->len;
-      tp_values_put_tensor (out, values[last], &prog->tape.shape[last],
-                            budget);
-      tp_map_ref (map, out, mark, TP_TOKEN_NUMBER, last);
-      tp_buf_putc (out, '\n');
+      tp_values_line (out, st->name, &prog->tape.shape[st->node],
+                      values[last], budget, map, st->node, last);
     }
 }

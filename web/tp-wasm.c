@@ -32,10 +32,17 @@ int         tp_wasm_read        (const char *source,
                                  int         exact);
 const char *tp_wasm_json        (void);
 size_t      tp_wasm_json_length (void);
+int         tp_wasm_train       (unsigned    steps,
+                                 const char *rate,
+                                 size_t      rate_len);
+const char *tp_wasm_train_text  (int         which);
+size_t      tp_wasm_train_length (int        which);
 
 static TpSession *session;
 static char *json;
 static size_t json_length;
+static TpTrain *train;
+static char *train_json;
 
 /* The JSON for a session that could not be made or serialised: the same
  * shape a refused program has, so the page needs no special case. */
@@ -107,4 +114,43 @@ EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_json_length (void)
 {
   return json != NULL ? json_length : sizeof no_memory_json - 1;
+}
+
+/* Trains on the program of the last tp_wasm_read (tp_session_train):
+ * returns 1 when it ran, 0 when it was refused (the JSON's "error" says
+ * why), -1 when memory ran out.  Then tp_wasm_train_text (0) is the train
+ * JSON object, (1) the train reading, (2) the loss curve's SVG. */
+EMSCRIPTEN_KEEPALIVE int
+tp_wasm_train (unsigned    steps,
+               const char *rate,
+               size_t      rate_len)
+{
+  tp_train_free (train);
+  tp_string_free (train_json);
+  train = NULL;
+  train_json = NULL;
+  if (session == NULL)
+    return -1;
+  train = tp_session_train (session, steps, rate, rate_len);
+  if (train == NULL)
+    return -1;
+  train_json = tp_train_to_json (train);
+  if (train_json == NULL)
+    return -1;
+  return tp_train_ok (train) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_train_text (int which)
+{
+  if (train == NULL || train_json == NULL)
+    return "";
+  return which == 0 ? train_json : which == 1 ? tp_train_reading (train)
+                                              : tp_train_svg (train);
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_train_length (int which)
+{
+  return strlen (tp_wasm_train_text (which));
 }

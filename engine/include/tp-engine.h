@@ -228,6 +228,53 @@ void           tp_session_set_map     (TpSession *session, bool enabled);
 const char    *tp_line_role_name      (TpLineRole role);
 const char    *tp_token_class_name    (TpTokenClass klass);
 
+/* {==== training ====}
+ *
+ * Gradient descent on the parameters of the last compile (docs/language.md,
+ * train).  Each step runs the forward program and its gradient with the
+ * current parameters and the seeded inputs, records the target's value,
+ * and updates every parameter p to fl(p - fl(rate * g)) in f32; after the
+ * last step one more run records the final value, so STEPS steps give
+ * STEPS + 1 values.  Refused, never attempted: a program with no
+ * derivative (for the derivative reading's reason), more than
+ * TP_TRAIN_MAX_STEPS steps, or STEPS + 1 runs over TP_TRAIN_WORK
+ * estimated multiply-adds.  A NaN or infinity stops it at the step and
+ * node where it was born. */
+#define TP_TRAIN_MAX_STEPS 10000u
+#define TP_TRAIN_WORK (UINT64_C (1) << 31)
+
+typedef struct _TpTrain TpTrain;
+
+/* learning_rate is text, read as the language reads a number (a leading
+ * minus allowed).  NULL only when memory runs out; else check
+ * tp_train_ok.  The result does not depend on the session afterwards. */
+TpTrain       *tp_session_train      (const TpSession *session,
+                                      uint32_t steps,
+                                      const char *learning_rate,
+                                      size_t length);
+/* False when the training was refused; tp_train_error says why. */
+bool           tp_train_ok           (const TpTrain *train);
+const char    *tp_train_error        (const TpTrain *train);
+/* The train reading: "step K  loss L" per value, a blank line, the
+ * parameters after the last update in the values reading's line format,
+ * and the stop when a non-finite value stopped it.  "" when refused. */
+const char    *tp_train_reading      (const TpTrain *train);
+/* The target's values, one per run (fewer when it stopped). */
+const float   *tp_train_losses       (const TpTrain *train, size_t *n);
+/* Whether a non-finite value stopped it: at which step (the run) and in
+ * which node it was born. */
+bool           tp_train_stopped      (const TpTrain *train, uint32_t *step,
+                                      uint32_t *node);
+/* The loss curve as SVG, deterministic bytes (log scale when the values
+ * span more than two decades).  "" when refused. */
+const char    *tp_train_svg          (const TpTrain *train);
+/* The "train" JSON object (docs/language.md); free with tp_string_free. */
+char          *tp_train_to_json      (const TpTrain *train);
+/* tp_session_to_json with the train object under "train". */
+char          *tp_session_to_json_with_train (const TpSession *session,
+                                              const TpTrain *train);
+void           tp_train_free         (TpTrain *train);
+
 /* What the last compile recorded, for tests and benchmarks: statements,
  * nodes on the tape (the gradient's included), their elements together
  * and the interpreter's estimated multiply-adds.  The limits bound each

@@ -155,6 +155,49 @@ test_sweep_refused (void)
   tp_set_allocator (NULL);
 }
 
+/* Training: every allocation of tp_session_train, its reading, curve and
+ * JSON fails in turn, and each failure gives NULL and leaves nothing. */
+static void
+test_sweep_train (void)
+{
+  const char *src = "w = parameter [2, 3]\nx = input [4, 2]\n"
+                    "loss = sum(tanh(x @ w) * tanh(x @ w))\n";
+  TpSession *s = tp_session_new ();
+  long n;
+
+  g_assert_nonnull (s);
+  g_assert_cmpint (tp_session_compile (s, src, strlen (src), NULL), ==,
+                   TP_STATUS_OK);
+  tp_set_allocator (&counting);
+  for (n = 0;; n++)
+    {
+      TpTrain *t;
+      char *json = NULL;
+
+      live_blocks = 0;
+      failures = 0;
+      countdown = n;
+      t = tp_session_train (s, 5, "0.1", 3);
+      if (t != NULL)
+        json = tp_train_to_json (t);
+      /* A failure is never taken for a refusal or a result. */
+      if (failures > 0)
+        g_assert_true (t == NULL || json == NULL);
+      else
+        g_assert_true (t != NULL && json != NULL && tp_train_ok (t));
+      tp_string_free (json);
+      tp_train_free (t);
+      g_assert_cmpint (live_blocks, ==, 0);
+      if (failures == 0)
+        break;
+      g_assert_cmpint (n, <, 10000);
+    }
+  tp_set_allocator (NULL);
+  g_test_message ("%ld allocation sites failed in turn", n);
+  g_assert_cmpint (n, >, 5);
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -162,5 +205,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/alloc/sweep-readme", test_sweep_readme);
   g_test_add_func ("/topos/alloc/sweep-everything", test_sweep_everything);
   g_test_add_func ("/topos/alloc/sweep-refused", test_sweep_refused);
+  g_test_add_func ("/topos/alloc/sweep-train", test_sweep_train);
   return g_test_run ();
 }

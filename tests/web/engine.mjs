@@ -2,6 +2,7 @@
 //
 //   const engine = await loadEngine(BUILD_WEB_DIR);   // holds tp-engine.mjs/.wasm
 //   const { status, json } = engine.read(program, { target, observe, exact });
+//   const { ran, json, reading, svg } = engine.train(steps, '0.1');
 //
 // The module is the page's own build (-sENVIRONMENT=web,worker); under node
 // it is given its .wasm bytes directly, which also avoids emscripten 3.1.6's
@@ -35,6 +36,21 @@ export async function loadEngine(dir) {
         return { status, json: decoder.decode(m.HEAPU8.subarray(ptr, ptr + len)) };
       } finally {
         m._free(ps); m._free(pt); m._free(po);
+      }
+    },
+    // Trains on the program of the last read: { ran, json, reading, svg }.
+    train(steps, rate) {
+      const r = encoder.encode(String(rate));
+      const pr = put(r);
+      try {
+        const ran = m._tp_wasm_train(steps, pr, r.length);
+        const text = (k) => {
+          const ptr = m._tp_wasm_train_text(k), len = m._tp_wasm_train_length(k);
+          return decoder.decode(m.HEAPU8.subarray(ptr, ptr + len));
+        };
+        return { ran, json: text(0), reading: text(1), svg: text(2) };
+      } finally {
+        m._free(pr);
       }
     },
   };

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 
 import { loadEngine } from './engine.mjs';
 import { corpus } from './corpus.mjs';
@@ -111,6 +112,64 @@ test(`a generated corpus of ${count} programs: native == wasm`, { skip }, (t) =>
   t.diagnostic(`${read} read, ${refused} refused`);
   assert.ok(read > count / 2, 'most generated programs read');
   assert.ok(refused > 10, 'some generated programs are refused');
+});
+
+// Training: the train JSON, reading and loss curve, bit for bit.
+function nativeTrain(program, steps, rate, svgPath) {
+  const run = (args) => {
+    const r = spawnSync(topos, [...args, '--train', String(steps), '--learning-rate', rate, '-'],
+                        { input: program, maxBuffer: 1 << 30 });
+    if (r.error) throw r.error;
+    return r;
+  };
+  const json = run(['--json']);
+  const reading = run(['--reading', 'train', '--train-svg', svgPath]);
+  return { status: json.status, json: json.stdout.toString('utf8'),
+           stderr: json.stderr.toString('utf8'), reading: reading.stdout.toString('utf8'),
+           svg: reading.status === 0 ? readFileSync(svgPath, 'utf8') : '' };
+}
+
+function compareTrain(engine, name, program, steps, rate, svgPath) {
+  const read = engine.read(program, {});
+  const w = engine.train(steps, rate);
+  const n = nativeTrain(program, steps, rate, svgPath);
+  const wt = JSON.parse(w.json);
+  if (w.ran === 1) {
+    assert.equal(n.status, 0, `${name}: native trains too (${n.stderr})`);
+    assert.deepEqual(wt, JSON.parse(n.json).train, `${name}: the train JSON`);
+    assert.ok(n.json.endsWith(`,"train":${w.json}}\n`), `${name}: the train JSON, byte for byte`);
+    assert.equal(w.reading, n.reading, `${name}: the train reading`);
+    assert.equal(w.svg, n.svg, `${name}: the loss curve`);
+  } else {
+    assert.equal(w.ran, 0, `${name}: refused, not out of memory`);
+    assert.equal(n.status, 1, `${name}: native refuses too`);
+    // A refused program is refused before training (its diagnostic says
+    // why); otherwise both say the same reason.
+    if (read.status === 0)
+      assert.ok(n.stderr.includes(`--train: ${wt.error}`), `${name}: the same reason (${n.stderr})`);
+    else
+      assert.match(wt.error, /^the program is refused/, `${name}: refused program`);
+  }
+  return w;
+}
+
+test('training the samples and a corpus: native == wasm', { skip }, (t) => {
+  const svgPath = join(tmpdir(), `tp-train-${process.pid}.svg`);
+  let trained = 0, refused = 0;
+  const files = readdirSync(samplesDir).filter((f) => f.endsWith('.tape')).sort();
+  for (const f of files) {
+    const program = readFileSync(join(samplesDir, f), 'utf8');
+    for (const [steps, rate] of [[200, '0.1'], [50, '2.5'], [3, '-0.01']]) {
+      const w = compareTrain(engine, `${f} ${steps} ${rate}`, program, steps, rate, svgPath);
+      if (w.ran === 1) trained++; else refused++;
+    }
+  }
+  for (const { name, program } of corpus(60, 20261201)) {
+    const w = compareTrain(engine, name, program, 20, '0.05', svgPath);
+    if (w.ran === 1) trained++; else refused++;
+  }
+  t.diagnostic(`${trained} trainings and ${refused} refusals compared`);
+  assert.ok(trained >= 20, 'most of them train');
 });
 
 test('bytes that are not UTF-8: native == wasm', { skip }, () => {
