@@ -218,8 +218,8 @@ write_reading (TpTrain *t)
     }
   tp_buf_putc (&out, '\n');
   for (uint32_t k = 0; k < t->n_wrt; k++)
-    tp_values_line (&out, t->names[k], &t->shapes[k], t->params[k], &budget,
-                    NULL, TP_NO_NODE, TP_NO_NODE);
+    tp_values_line (&out, t->names[k], &t->shapes[k], t->params[k],
+                    &t->shapes[k], &budget, NULL, TP_NO_NODE, TP_NO_NODE);
   t->reading = tp_buf_steal (&out);
   return t->reading != NULL;
 }

@@ -102,8 +102,9 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
 
 void
 tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
-                const float *data, TpValuesBudget *budget, TpMap *map,
-                TpNode node, TpNode value_node)
+                const float *data, const TpShape *data_shape,
+                TpValuesBudget *budget, TpMap *map, TpNode node,
+                TpNode value_node)
 {
   size_t mark = out->len;
 
@@ -118,7 +119,7 @@ tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
   tp_buf_pad_from (out, mark, 10);
   tp_buf_putc (out, ' ');
   mark = out->len;
-  tp_values_put_tensor (out, data, shape, budget);
+  tp_values_put_tensor (out, data, data_shape, budget);
   tp_map_ref (map, out, mark, TP_TOKEN_NUMBER, value_node);
   tp_buf_putc (out, '\n');
 }
@@ -132,7 +133,10 @@ tp_values_statements (const TpProgram *prog, float *const *values,
       const TpStatement *st = &prog->stmts[s];
       TpNode last = tp_program_lookup (prog, st->name, strlen (st->name));
 
+      /* The statement's own shape, beside the value of the name's last
+       * assignment (the original prints them so). */
       tp_values_line (out, st->name, &prog->tape.shape[st->node],
-                      values[last], budget, map, st->node, last);
+                      values[last], &prog->tape.shape[last], budget, map,
+                      st->node, last);
     }
 }

@@ -41,12 +41,13 @@ typedef struct
 void tp_values_put_tensor (TpBuf *out, const float *data,
                            const TpShape *shape, TpValuesBudget *budget);
 
-/* One values line: format!("{:<12} {:<10} {}", name, shape, data), mapped
- * into map (NULL for none) as node's line whose value token stands for
- * value_node. */
+/* One values line: format!("{:<12} {:<10} {}", name, shape, data as a
+ * tensor of data_shape), mapped into map (NULL for none) as node's line
+ * whose value token stands for value_node. */
 void tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
-                     const float *data, TpValuesBudget *budget, TpMap *map,
-                     TpNode node, TpNode value_node);
+                     const float *data, const TpShape *data_shape,
+                     TpValuesBudget *budget, TpMap *map, TpNode node,
+                     TpNode value_node);
 
 /* One line per statement: format!("{:<12} {:<10} {}", name, shape, value
  * of the name's last assignment), mapped into map (NULL for none): the
