@@ -81,17 +81,17 @@ tp_json_dims (TpBuf *out, const TpShape *shape)
 }
 
 void
-tp_json_tensor (TpBuf *out, const float *data, const TpShape *shape,
-                uint64_t *budget)
+tp_json_tensor_fields (TpBuf *out, const float *data, const TpShape *shape,
+                       uint64_t *budget)
 {
   uint64_t volume = tp_shape_volume (shape);
 
-  tp_buf_puts (out, "{\"shape\":");
+  tp_buf_puts (out, "\"shape\":");
   tp_json_dims (out, shape);
   tp_buf_puts (out, ",\"data\":");
   if (volume > *budget)
     {
-      tp_buf_puts (out, "null,\"elided\":true}");
+      tp_buf_puts (out, "null,\"elided\":true");
       return;
     }
   *budget -= volume;
@@ -102,5 +102,14 @@ tp_json_tensor (TpBuf *out, const float *data, const TpShape *shape,
         tp_buf_putc (out, ',');
       tp_json_f32 (out, data[e]);
     }
-  tp_buf_puts (out, "]}");
+  tp_buf_putc (out, ']');
+}
+
+void
+tp_json_tensor (TpBuf *out, const float *data, const TpShape *shape,
+                uint64_t *budget)
+{
+  tp_buf_putc (out, '{');
+  tp_json_tensor_fields (out, data, shape, budget);
+  tp_buf_putc (out, '}');
 }

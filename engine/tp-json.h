@@ -20,5 +20,8 @@ void tp_json_dims      (TpBuf *out, const TpShape *shape);
  * the tensor does not fit the remaining budget. */
 void tp_json_tensor    (TpBuf *out, const float *data, const TpShape *shape,
                         uint64_t *budget);
+/* The same members without the braces, for an object that has more. */
+void tp_json_tensor_fields (TpBuf *out, const float *data,
+                            const TpShape *shape, uint64_t *budget);
 
 #endif /* TP_JSON_H */

@@ -1177,6 +1177,22 @@ session_json (const TpSession *s, const TpTrain *train)
     }
   tp_buf_putc (&out, ']');
   json_map (s, &out);
+  /* Every node's value, named or not, gradient included, last: what is
+   * left of the budget after the fields above. */
+  tp_json_key (&out, "nodes", false);
+  tp_buf_putc (&out, '[');
+  for (TpNode i = 0; ok && i < s->prog.tape.len; i++)
+    {
+      if (i > 0)
+        tp_buf_putc (&out, ',');
+      tp_buf_puts (&out, "{\"node\":");
+      tp_buf_u64 (&out, i);
+      tp_buf_putc (&out, ',');
+      tp_json_tensor_fields (&out, s->values[i], &s->prog.tape.shape[i],
+                             &budget);
+      tp_buf_putc (&out, '}');
+    }
+  tp_buf_putc (&out, ']');
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);
@@ -1341,4 +1357,23 @@ void
 tp_string_free (char *text)
 {
   tp_free (text);
+}
+
+uint32_t
+tp_session_n_nodes (const TpSession *s)
+{
+  return s->status == TP_STATUS_OK ? s->prog.tape.len : 0;
+}
+
+const float *
+tp_session_node_value (const TpSession *s, uint32_t node, uint32_t *rank,
+                       const uint32_t **dims)
+{
+  if (s->status != TP_STATUS_OK || node >= s->prog.tape.len)
+    return NULL;
+  if (rank != NULL)
+    *rank = s->prog.tape.shape[node].rank;
+  if (dims != NULL)
+    *dims = s->prog.tape.shape[node].dims;
+  return s->values[node];
 }

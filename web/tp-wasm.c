@@ -58,7 +58,7 @@ static const char no_memory_json[] =
   "\"stablehlo\":{\"lines\":[],\"refs\":[]},"
   "\"values\":{\"lines\":[],\"refs\":[]}},"
   "\"spec_nodes\":0,\"gradient_nodes\":{},\"sources\":[],"
-  "\"picture\":{\"reduced\":false}}\n";
+  "\"picture\":{\"reduced\":false},\"nodes\":[]}\n";
 
 EMSCRIPTEN_KEEPALIVE int
 tp_wasm_read (const char *source,

@@ -228,6 +228,15 @@ void           tp_session_set_map     (TpSession *session, bool enabled);
 const char    *tp_line_role_name      (TpLineRole role);
 const char    *tp_token_class_name    (TpTokenClass klass);
 
+/* Every node's value, not only the named statements' (the JSON's
+ * "nodes"): the node count, and node's data (borrowed, row-major) with its
+ * rank and extents; NULL when the program was refused or node is out of
+ * range. */
+uint32_t       tp_session_n_nodes    (const TpSession *session);
+const float   *tp_session_node_value (const TpSession *session,
+                                      uint32_t node, uint32_t *rank,
+                                      const uint32_t **dims);
+
 /* {==== training ====}
  *
  * Gradient descent on the parameters of the last compile (docs/language.md,
