@@ -39,6 +39,21 @@ struct _TpApplication
 
 G_DEFINE_FINAL_TYPE (TpApplication, tp_application, GTK_TYPE_APPLICATION)
 
+/* The resources, once.  GtkApplication's own startup looks for
+ * gtk/help-overlay.ui under the resource base path (the Keyboard
+ * Shortcuts window and Ctrl+?), so they are registered before it runs. */
+static void
+tp_ui_register_resources (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      tp_register_resource ();
+      g_once_init_leave (&done, 1);
+    }
+}
+
 void
 tp_ui_init (void)
 {
@@ -53,7 +68,7 @@ tp_ui_init (void)
       GtkCssProvider *css;
       GdkDisplay *display = gdk_display_get_default ();
 
-      tp_register_resource ();
+      tp_ui_register_resources ();
       gtk_source_init ();
       languages = gtk_source_language_manager_get_default ();
       old_path = gtk_source_language_manager_get_search_path (languages);
@@ -402,6 +417,7 @@ tp_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *new_window_accels[] = { "<Control>n", NULL };
 
+  tp_ui_register_resources ();
   G_APPLICATION_CLASS (tp_application_parent_class)->startup (app);
 
   tp_ui_init ();

@@ -333,13 +333,22 @@ tp_window_copy_reading_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   TpReadings *readings = tp_document_get_readings (self->document);
+  g_autofree char *said = NULL;
   TpPane pane;
 
-  if (readings == NULL || !tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
+  if (!tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
     return;
+  if (readings == NULL)
+    {
+      _tp_window_show_toast (self, "Nothing to copy yet: the program has no reading");
+      return;
+    }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
                           tp_readings_get_text (readings,
                                                 pane == TP_PANE_PICTURE ? TP_READING_DOT : (TpReading) pane));
+  said = pane == TP_PANE_PICTURE ? g_strdup ("Copied the picture, as DOT")
+                                 : g_strdup_printf ("Copied the %s reading", tp_pane_get_title (pane));
+  _tp_window_show_toast (self, said);
 }
 
 static void
@@ -359,8 +368,9 @@ tp_window_show_pane_action (GtkWidget  *widget,
     tp_window_set_focus_layout (self, TRUE, pane);
 }
 
-/* Copies the reading of the pane that has the keyboard focus (or the one
- * shown alone). */
+/* Copies the reading of the pane that has the keyboard focus; from
+ * elsewhere (the editor, the controls), the one shown alone, else the
+ * one that last had the focus (the spec when none has had it yet). */
 static void
 tp_window_copy_focused_action (GtkWidget  *widget,
                                const char *action_name,
@@ -368,13 +378,11 @@ tp_window_copy_focused_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  TpPane pane = self->focus_layout ? self->focus_pane : TP_N_PANES;
+  TpPane pane = self->focus_layout ? self->focus_pane : self->last_reading;
 
   for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
     if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
       pane = (TpPane) p;
-  if (pane == TP_N_PANES)
-    return;
   gtk_widget_activate_action (widget, "win.copy-reading", "s", tp_pane_get_id (pane));
 }
 
@@ -443,33 +451,63 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   for (guint i = 0; i < G_N_ELEMENTS (fonts); i++)
     gtk_widget_class_install_action (widget_class, fonts[i], NULL, tp_window_font_action);
   gtk_widget_class_install_action (widget_class, "win.recompute", NULL, tp_window_recompute_action);
+}
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.save-as", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-svg", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.export-png", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.export-mlir", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-layout", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.exact", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
-                                       "win.font-smaller", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.copy-focused", NULL);
-  for (guint p = 0; p < TP_N_PANES; p++)
+/* The window's shortcuts.  They sit in one controller on the window that
+ * runs in the capture phase, before the focused widget sees the key: the
+ * editor would otherwise take Ctrl+Return as a newline and eat
+ * Ctrl+Shift+X and Alt+1..6 as a text view does.  Keys no shortcut here
+ * names (Ctrl+C, Ctrl+Z, typing) go on to the focused widget. */
+static const struct
+{
+  guint keyval;
+  GdkModifierType mods;
+  const char *action;
+  const char *pane;             /* the parameter of win.show-pane */
+} window_shortcuts[] = {
+  { GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL },
+  { GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL },
+  { GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL },
+  { GDK_KEY_e, GDK_CONTROL_MASK, "win.export-svg", NULL },
+  { GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.export-png", NULL },
+  { GDK_KEY_m, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.export-mlir", NULL },
+  { GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-layout", NULL },
+  { GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.exact", NULL },
+  { GDK_KEY_plus, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_equal, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL },
+  { GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.font-smaller", NULL },
+  { GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL },
+  { GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL },
+  { GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.recompute", NULL },
+  { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
+  { GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-focused", NULL },
+  { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
+  { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
+  { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },
+  { GDK_KEY_3, GDK_ALT_MASK, "win.show-pane", "plan" },
+  { GDK_KEY_4, GDK_ALT_MASK, "win.show-pane", "stablehlo" },
+  { GDK_KEY_5, GDK_ALT_MASK, "win.show-pane", "values" },
+  { GDK_KEY_6, GDK_ALT_MASK, "win.show-pane", "picture" },
+};
+
+void
+_tp_window_add_shortcuts (TpWindow *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_name (controller, "tp-window-shortcuts");
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (window_shortcuts); i++)
     {
-      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + p, GDK_ALT_MASK,
-                                           "win.show-pane", "s", tp_pane_get_id ((TpPane) p));
+      GtkShortcut *shortcut =
+        gtk_shortcut_new (gtk_keyval_trigger_new (window_shortcuts[i].keyval, window_shortcuts[i].mods),
+                          gtk_named_action_new (window_shortcuts[i].action));
+
+      if (window_shortcuts[i].pane != NULL)
+        gtk_shortcut_set_arguments (shortcut, g_variant_new_string (window_shortcuts[i].pane));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
     }
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }

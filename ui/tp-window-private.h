@@ -18,6 +18,7 @@ struct _TpWindow
   GtkHeaderBar *header_bar;
   GtkMenuButton *recent_button;
   GtkMenuButton *samples_button;
+  GtkMenuButton *primary_button;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
   GtkToggleButton *focus_toggle;
@@ -37,6 +38,8 @@ struct _TpWindow
   GtkLabel *legend_label;
   GMenu *samples_section;
   GMenu *recent_section;
+  GtkRevealer *toast_revealer;
+  GtkLabel *toast_label;
 
   /* Owned references */
   TpDocument *document;
@@ -47,7 +50,11 @@ struct _TpWindow
   GtkWidget *panes[TP_N_PANES];
   GtkWidget *switcher_buttons[TP_N_PANES];
 
+  GtkWidget *menu_focus;        /* weak: the focus before a menu opened */
+  guint toast_source;
+
   TpPane focus_pane;
+  TpPane last_reading;          /* the reading that last had the focus */
   guint focus_layout : 1;
   guint updating_choices : 1;
   guint closing : 1;
@@ -58,5 +65,8 @@ void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
 void _tp_window_update_actions     (TpWindow       *self);
 void _tp_window_update_recent      (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
+void _tp_window_add_shortcuts      (TpWindow       *self);
+void _tp_window_show_toast         (TpWindow       *self,
+                                    const char     *text);
 
 G_END_DECLS

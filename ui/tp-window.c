@@ -747,6 +747,91 @@ tp_window_screenshot_finish (TpWindow      *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* {==== toasts ====} */
+
+static void
+tp_window_toast_hide_cb (gpointer data)
+{
+  TpWindow *self = data;
+
+  self->toast_source = 0;
+  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
+}
+
+/* Says @text for a few seconds over the bottom of the window: what a
+ * copy or an export did, which nothing else on screen shows. */
+void
+_tp_window_show_toast (TpWindow   *self,
+                       const char *text)
+{
+  gtk_label_set_label (self->toast_label, text);
+  gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  self->toast_source = g_timeout_add_once (4000, tp_window_toast_hide_cb, self);
+}
+
+/* The toast on show, or NULL. */
+const char *
+tp_window_get_toast (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return gtk_revealer_get_reveal_child (self->toast_revealer)
+           ? gtk_label_get_label (self->toast_label) : NULL;
+}
+
+/* {==== focus ====} */
+
+/* Remembers the reading that last had the keyboard focus: Ctrl+Shift+C
+ * from the editor copies it. */
+static void
+tp_window_focus_changed_cb (TpWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
+    if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
+      self->last_reading = (TpPane) p;
+}
+
+static void
+tp_window_menu_shown_cb (GtkPopover *popover,
+                         TpWindow   *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (popover)))
+    g_set_weak_pointer (&self->menu_focus, focus);
+}
+
+/* A menu that closes gives the keyboard back to the widget that had it.
+ * Left alone, GTK 4.8 keeps the focus on an item of the hidden popover
+ * after a submenu item, and the window ignores every key until a click. */
+static void
+tp_window_menu_closed_cb (GtkPopover *popover,
+                          TpWindow   *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *back = self->menu_focus;
+
+  if (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (popover)) && focus != back)
+    return;                     /* the menu's action moved the focus itself */
+  if (back == NULL || gtk_widget_get_root (back) != GTK_ROOT (self) || !gtk_widget_get_mapped (back))
+    back = GTK_WIDGET (tp_editor_get_view (self->editor));
+  gtk_widget_grab_focus (back);
+  g_clear_weak_pointer (&self->menu_focus);
+}
+
+static void
+tp_window_watch_menu (TpWindow      *self,
+                      GtkMenuButton *button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  g_signal_connect_object (popover, "show", G_CALLBACK (tp_window_menu_shown_cb), self, 0);
+  g_signal_connect_object (popover, "closed", G_CALLBACK (tp_window_menu_closed_cb), self, 0);
+}
+
 /* {==== public ====} */
 
 TpWindow *
@@ -805,6 +890,14 @@ tp_window_get_observe_dropdown (TpWindow *self)
   return self->observe_dropdown;
 }
 
+GtkMenuButton *
+tp_window_get_main_menu_button (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->primary_button;
+}
+
 /* {==== GObject ====} */
 
 static void
@@ -814,6 +907,8 @@ tp_window_dispose (GObject *object)
 
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  g_clear_weak_pointer (&self->menu_focus);
   /* GtkWindow unparents its own child and titlebar; disposing the
    * template here would leave it pointers to freed widgets. */
 
@@ -911,6 +1006,9 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, samples_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, primary_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, toast_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, toast_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_toggle);
@@ -940,6 +1038,7 @@ tp_window_init (TpWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->last_reading = TP_PANE_SPEC;
 
   self->settings = tp_settings_new ();
   self->document = tp_document_new ();
@@ -996,6 +1095,12 @@ tp_window_init (TpWindow *self)
                            G_CALLBACK (tp_window_observe_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (_tp_window_update_recent), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
+  tp_window_watch_menu (self, self->recent_button);
+  tp_window_watch_menu (self, self->samples_button);
+  tp_window_watch_menu (self, self->primary_button);
+  _tp_window_add_shortcuts (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (tp_window_drop_cb), self);

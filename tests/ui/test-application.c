@@ -11,7 +11,9 @@
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-editor.h"
 #include "tp-ui-test-util.h"
+#include "tp-ui-test-keys.h"
 #include "tp-window.h"
 
 #define SUBPROCESS_TIMEOUT (60 * G_USEC_PER_SEC)
@@ -186,6 +188,106 @@ test_application_second_launch (void)
   g_test_trap_assert_passed ();
 }
 
+/* {==== the Keyboard Shortcuts window ====} */
+
+static GtkWindow *
+shown_shortcuts_window (void)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_WINDOW (l->data) && gtk_widget_get_mapped (l->data))
+      return l->data;
+  return NULL;
+}
+
+static gboolean
+shortcuts_shown (gpointer data)
+{
+  return shown_shortcuts_window () != NULL;
+}
+
+static gboolean
+shortcuts_hidden (gpointer data)
+{
+  return shown_shortcuts_window () == NULL;
+}
+
+/* Ctrl+?, pressed with the focus in the editor, and the main menu's item
+ * both open the Keyboard Shortcuts window, and the key types nothing. */
+static gboolean
+shortcuts_window_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  GtkWindow *window;
+  GtkWidget *view;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  window = gtk_application_get_active_window (app);
+  g_assert_true (tp_test_focus_window (window));
+  view = GTK_WIDGET (tp_editor_get_view (tp_window_get_editor (TP_WINDOW (window))));
+  g_assert_true (gtk_widget_grab_focus (view));
+  before = tp_document_dup_text (tp_window_get_document (TP_WINDOW (window)));
+
+  g_assert_null (shown_shortcuts_window ());
+  tp_test_press (NULL, "<Control>question");
+  g_assert_true (tp_test_wait_until (shortcuts_shown, NULL, 20));
+  after = tp_document_dup_text (tp_window_get_document (TP_WINDOW (window)));
+  g_assert_cmpstr (after, ==, before);
+  gtk_window_close (shown_shortcuts_window ());
+  g_assert_true (tp_test_wait_until (shortcuts_hidden, NULL, 20));
+
+  /* the menu item is not greyed out: its action is there and enabled */
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-help-overlay"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  g_assert_true (tp_test_wait_until (shortcuts_shown, NULL, 20));
+  gtk_window_close (shown_shortcuts_window ());
+
+  while (gtk_application_get_windows (app) != NULL)
+    gtk_window_destroy (gtk_application_get_windows (app)->data);
+  g_application_quit (G_APPLICATION (app));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+shortcuts_activated_cb (GApplication *app)
+{
+  static gboolean once;
+
+  if (!once)
+    g_idle_add (shortcuts_window_steps_cb, app);
+  once = TRUE;
+}
+
+static void
+test_application_shortcuts_window (void)
+{
+  if (g_test_subprocess ())
+    {
+      GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+      TpApplication *app;
+      char *args[] = { (char *) "topos-playground", NULL };
+
+      g_test_dbus_up (bus);
+      app = tp_application_new ();
+      g_signal_connect_after (app, "activate", G_CALLBACK (shortcuts_activated_cb), NULL);
+      g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, args), ==, 0);
+      g_assert_finalize_object (app);
+      g_test_dbus_down (bus);
+      g_object_unref (bus);
+      return;
+    }
+  if (g_find_program_in_path ("dbus-daemon") == NULL)
+    {
+      g_test_skip ("no dbus-daemon for a private session bus");
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -193,6 +295,7 @@ main (int   argc,
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/application/second-launch", test_application_second_launch);
+  g_test_add_func ("/ui/application/shortcuts-window", test_application_shortcuts_window);
 
   return g_test_run ();
 }
