@@ -14,6 +14,10 @@
  * it is drawn with (tp-style.h). */
 #include "config.h"
 
+#include <string.h>
+
+#include <glib/gstdio.h>
+
 #include <gtksourceview/gtksource.h>
 
 #include "tp-application.h"
@@ -54,6 +58,35 @@ tp_ui_register_resources (void)
     }
 }
 
+/* The playground's own style scheme (topos-dark) ships in the resources,
+ * but GtkSourceView reads schemes only from folders: it is written once
+ * to the user's cache folder and that folder added to the search path.
+ * Should that fail, the dark style falls back to Adwaita Dark. */
+static void
+tp_ui_add_style_schemes (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "topos-playground", "styles", NULL);
+  g_autofree char *path = g_build_filename (dir, "topos-dark.xml", NULL);
+  g_autoptr(GBytes) scheme = g_resources_lookup_data (TP_RESOURCE_PREFIX "/styles/topos-dark.xml",
+                                                      G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autofree char *old = NULL;
+  gsize old_length = 0;
+  gsize length = 0;
+  const char *data;
+
+  if (scheme == NULL)
+    return;
+  data = g_bytes_get_data (scheme, &length);
+  if (!g_file_get_contents (path, &old, &old_length, NULL)
+      || old_length != length || memcmp (old, data, length) != 0)
+    {
+      if (g_mkdir_with_parents (dir, 0700) != 0
+          || !g_file_set_contents (path, data, (gssize) length, NULL))
+        return;
+    }
+  gtk_source_style_scheme_manager_prepend_search_path (gtk_source_style_scheme_manager_get_default (), dir);
+}
+
 void
 tp_ui_init (void)
 {
@@ -76,6 +109,7 @@ tp_ui_init (void)
       g_strv_builder_addv (path, (const char **) old_path);
       new_path = g_strv_builder_end (path);
       gtk_source_language_manager_set_search_path (languages, (const char * const *) new_path);
+      tp_ui_add_style_schemes ();
 
       if (display != NULL)
         {

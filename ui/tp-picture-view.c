@@ -737,6 +737,20 @@ tp_picture_view_readings_cb (TpPictureView *self)
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   const char *dot = readings != NULL ? tp_readings_get_text (readings, TP_READING_DOT) : "";
 
+  /* What the picture shows, for a screen reader: the engine's summary
+   * and its spec, one line a node. */
+  if (readings != NULL)
+    {
+      g_autofree char *alternative = g_strconcat (tp_readings_get_text (readings, TP_READING_SUMMARY),
+                                                  tp_readings_get_text (readings, TP_READING_SPEC), NULL);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, alternative,
+                                      -1);
+    }
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->canvas), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
   if (g_strcmp0 (dot, self->dot) == 0 && dot[0] != '\0')
     return;
   g_free (self->dot);

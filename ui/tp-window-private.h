@@ -33,6 +33,8 @@ struct _TpWindow
   TpEditor *editor;
   GtkStack *layout_stack;
   GtkGrid *panes_grid;
+  GtkGrid *left_grid;           /* the tiled layout's columns: Tab goes */
+  GtkGrid *right_grid;          /* down the left one, then the right */
   GtkBox *focus_box;
   GtkLabel *summary_label;
   GtkLabel *legend_label;
@@ -46,7 +48,7 @@ struct _TpWindow
   GSettings *settings;
   char *sample_title;           /* the sample the text came from, if any */
 
-  /* Borrowed references: children of panes_grid or focus_box */
+  /* Borrowed references: children of a column grid or focus_box */
   GtkWidget *panes[TP_N_PANES];
   GtkWidget *switcher_buttons[TP_N_PANES];
 

@@ -251,8 +251,11 @@ tp_window_readings_cb (TpWindow *self)
 /* {==== layout ====} */
 
 /* The tiled layout: the text readings down the left half, the picture
- * over StableHLO on the right, the picture with the larger share (the
- * grid has 20 homogeneous rows so the spans give the proportions). */
+ * over StableHLO on the right, the picture with the larger share (each
+ * column is a grid of 20 homogeneous rows, so the spans give the
+ * proportions).  Each column is its own grid so that Tab, which goes
+ * top to bottom and then left to right within a grid, reads the left
+ * column down before the right one, as the eye does. */
 static const struct
 {
   int column;
@@ -271,8 +274,8 @@ static void
 tp_window_attach_tiled (TpWindow *self,
                         TpPane    p)
 {
-  gtk_grid_attach (self->panes_grid, self->panes[p],
-                   tiled_cells[p].column, tiled_cells[p].row, 1, tiled_cells[p].height);
+  gtk_grid_attach (tiled_cells[p].column == 0 ? self->left_grid : self->right_grid, self->panes[p],
+                   0, tiled_cells[p].row, 1, tiled_cells[p].height);
 }
 
 static void
@@ -290,9 +293,9 @@ tp_window_place_panes (TpWindow *self)
           gtk_box_remove (self->focus_box, pane);
           tp_window_attach_tiled (self, (TpPane) p);
         }
-      else if (parent == GTK_WIDGET (self->panes_grid) && focused)
+      else if (GTK_IS_GRID (parent) && focused)
         {
-          gtk_grid_remove (self->panes_grid, pane);
+          gtk_grid_remove (GTK_GRID (parent), pane);
           gtk_box_append (self->focus_box, pane);
         }
       g_object_unref (pane);
@@ -822,12 +825,26 @@ tp_window_menu_closed_cb (GtkPopover *popover,
   g_clear_weak_pointer (&self->menu_focus);
 }
 
+/* GTK 4.8 leaves the button inside a menu button or a drop-down without
+ * a name of its own: a screen reader says "toggle button". */
+static void
+tp_window_name_inner_button (GtkWidget  *widget,
+                             const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 static void
 tp_window_watch_menu (TpWindow      *self,
-                      GtkMenuButton *button)
+                      GtkMenuButton *button,
+                      const char    *name)
 {
   GtkPopover *popover = gtk_menu_button_get_popover (button);
 
+  tp_window_name_inner_button (GTK_WIDGET (button), name);
   g_signal_connect_object (popover, "show", G_CALLBACK (tp_window_menu_shown_cb), self, 0);
   g_signal_connect_object (popover, "closed", G_CALLBACK (tp_window_menu_closed_cb), self, 0);
 }
@@ -1023,6 +1040,8 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, layout_stack);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, panes_grid);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, left_grid);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, right_grid);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_box);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, legend_label);
@@ -1097,9 +1116,11 @@ tp_window_init (TpWindow *self)
                            G_CALLBACK (_tp_window_update_recent), self, G_CONNECT_SWAPPED);
 
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
-  tp_window_watch_menu (self, self->recent_button);
-  tp_window_watch_menu (self, self->samples_button);
-  tp_window_watch_menu (self, self->primary_button);
+  tp_window_watch_menu (self, self->recent_button, "Recent programs");
+  tp_window_watch_menu (self, self->samples_button, "Samples");
+  tp_window_watch_menu (self, self->primary_button, "Main menu");
+  tp_window_name_inner_button (GTK_WIDGET (self->target_dropdown), "Target");
+  tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), "Observe");
   _tp_window_add_shortcuts (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

@@ -2,6 +2,7 @@
  * a window runs in its own subprocess (Console's habit). */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -9,6 +10,7 @@
 #include "tp-document.h"
 #include "tp-editor.h"
 #include "tp-picture-view.h"
+#include "tp-style.h"
 #include "tp-text-pane.h"
 #include "tp-ui-test-util.h"
 #include "tp-ui-test-keys.h"
@@ -1095,7 +1097,7 @@ test_window_dark_style (void)
 
       g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
       g_assert_true (tp_test_wait_until (pane_is_dark, window, 5));
-      g_assert_cmpstr (tp_editor_get_scheme_id (editor), ==, "Adwaita-dark");
+      g_assert_cmpstr (tp_editor_get_scheme_id (editor), ==, "topos-dark");
       g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "dark"));
       dark = derived_colour (window);
       g_assert_cmpstr (light, !=, dark);
@@ -1377,6 +1379,308 @@ test_window_menu_gives_keyboard_back (void)
   g_test_trap_assert_passed ();
 }
 
+/* {==== accessibility ====} */
+
+static gboolean
+role_is_control (GtkAccessibleRole role)
+{
+  switch (role)
+    {
+    case GTK_ACCESSIBLE_ROLE_BUTTON:
+    case GTK_ACCESSIBLE_ROLE_CHECKBOX:
+    case GTK_ACCESSIBLE_ROLE_COMBO_BOX:
+    case GTK_ACCESSIBLE_ROLE_IMG:
+    case GTK_ACCESSIBLE_ROLE_LINK:
+    case GTK_ACCESSIBLE_ROLE_MENU_ITEM:
+    case GTK_ACCESSIBLE_ROLE_RADIO:
+    case GTK_ACCESSIBLE_ROLE_SEARCH_BOX:
+    case GTK_ACCESSIBLE_ROLE_SLIDER:
+    case GTK_ACCESSIBLE_ROLE_SPIN_BUTTON:
+    case GTK_ACCESSIBLE_ROLE_SWITCH:
+    case GTK_ACCESSIBLE_ROLE_TAB:
+    case GTK_ACCESSIBLE_ROLE_TEXT_BOX:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The label a button or check button shows, its mnemonic's underscore
+ * taken out: the name it should have. */
+static char *
+shown_label (GtkWidget *widget)
+{
+  const char *label = NULL;
+  GString *plain;
+
+  if (GTK_IS_BUTTON (widget) && gtk_button_get_use_underline (GTK_BUTTON (widget)))
+    label = gtk_button_get_label (GTK_BUTTON (widget));
+  else if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_use_underline (GTK_CHECK_BUTTON (widget)))
+    label = gtk_check_button_get_label (GTK_CHECK_BUTTON (widget));
+  else if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_use_underline (GTK_MENU_BUTTON (widget)))
+    label = gtk_menu_button_get_label (GTK_MENU_BUTTON (widget));
+  if (label == NULL)
+    return NULL;
+  plain = g_string_new (NULL);
+  for (const char *c = label; *c != '\0'; c++)
+    if (*c != '_' || c[1] == '_')
+      g_string_append_c (plain, *c == '_' ? c++[1] : *c);
+  return g_string_free (plain, FALSE);
+}
+
+/* Walks the accessible tree under @widget (in GTK 4.8, the widget tree):
+ * every control on screen has a name of its own (a label, or a label
+ * widget that names it); one with a mnemonic is named without the
+ * underscore.  Adds what it finds wrong to @problems. */
+static void
+check_names (GtkWidget *widget,
+             GString   *problems,
+             guint     *n_controls)
+{
+  GtkAccessible *accessible = GTK_ACCESSIBLE (widget);
+  GtkAccessibleRole role = gtk_accessible_get_accessible_role (accessible);
+  g_autofree char *plain = shown_label (widget);
+
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (role_is_control (role))
+    {
+      gboolean named = gtk_test_accessible_has_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL)
+                       || gtk_test_accessible_has_relation (accessible, GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+
+      (*n_controls)++;
+      if (!named)
+        g_string_append_printf (problems, "unnamed %s (%s)\n", G_OBJECT_TYPE_NAME (widget),
+                                gtk_widget_get_tooltip_text (widget) != NULL
+                                  ? gtk_widget_get_tooltip_text (widget) : "no tooltip");
+      else if (gtk_test_accessible_has_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL))
+        {
+          /* GTK 4.8's check hands back the value it found when it is not
+           * the one asked for: that is the name */
+          g_autofree char *name = gtk_test_accessible_check_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                      "\001");
+
+          if (name == NULL || name[0] == '\0' || strchr (name, '_') != NULL || g_str_has_suffix (name, "-symbolic"))
+            g_string_append_printf (problems, "%s named “%s”\n", G_OBJECT_TYPE_NAME (widget),
+                                    name != NULL ? name : "");
+        }
+    }
+  if (plain != NULL)
+    {
+      g_autofree char *wrong = gtk_test_accessible_check_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, plain);
+
+      if (wrong != NULL)
+        g_string_append_printf (problems, "%s “%s”: %s\n", G_OBJECT_TYPE_NAME (widget), plain, wrong);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    check_names (child, problems, n_controls);
+}
+
+/* Every control has an accessible name, in the tiled and the focus
+ * layout; the picture says what it shows. */
+static void
+test_window_accessible_names (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window;
+      g_autoptr(GString) problems = g_string_new (NULL);
+      GtkAccessible *canvas = NULL;
+      guint n_controls = 0;
+
+      /* GTK_A11Y=none gives widgets no accessible context at all; the
+       * test backend keeps one in this process (no AT-SPI bus).  GTK
+       * reads the variable when it makes the first context. */
+      g_setenv ("GTK_A11Y", "test", TRUE);
+      window = window_new_on_readme ();
+      g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
+      g_assert_true (tp_test_wait_until (window_ready, window, 20));
+      check_names (GTK_WIDGET (window), problems, &n_controls);
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "plan"));
+      g_assert_true (tp_test_wait_until (window_ready, window, 20));
+      check_names (GTK_WIDGET (window), problems, &n_controls);
+      g_assert_cmpstr (problems->str, ==, "");
+      g_assert_cmpuint (n_controls, >, 30);
+
+      /* the picture: an image whose description is the engine's spec */
+      canvas = GTK_ACCESSIBLE (tp_picture_view_get_canvas (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE))));
+      g_assert_cmpint (gtk_accessible_get_accessible_role (canvas), ==, GTK_ACCESSIBLE_ROLE_IMG);
+      {
+        TpReadings *readings = tp_document_get_readings (tp_window_get_document (window));
+        g_autofree char *wrong = NULL;
+        g_autofree char *expected = g_strconcat (tp_readings_get_text (readings, TP_READING_SUMMARY),
+                                                 tp_readings_get_text (readings, TP_READING_SPEC), NULL);
+
+        wrong = gtk_test_accessible_check_property (canvas, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+        g_assert_null (wrong);
+      }
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static int
+pane_with_focus (TpWindow *window)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
+    if (gtk_widget_is_ancestor (focus, tp_window_get_pane (window, (TpPane) p)))
+      return (int) p;
+  return -1;
+}
+
+/* Ctrl+Tab (Tab itself types into the editor) goes through the readings
+ * in the order they are on screen: down the left column, then the
+ * picture and StableHLO on the right. */
+static void
+test_window_tab_order (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      static const TpPane expected[] = {
+        TP_PANE_SPEC, TP_PANE_DERIVATIVE, TP_PANE_PLAN, TP_PANE_VALUES, TP_PANE_PICTURE, TP_PANE_STABLEHLO,
+      };
+      g_autoptr(GString) order = g_string_new (NULL);
+      g_autoptr(GString) want = g_string_new (NULL);
+      int last = -1;
+      guint seen = 0;
+
+      g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
+      g_assert_true (tp_test_wait_until (window_ready, window, 20));
+      g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (tp_editor_get_view (tp_window_get_editor (window)))));
+      for (guint i = 0; i < 80 && seen < TP_N_PANES; i++)
+        {
+          int pane;
+
+          tp_test_press (GTK_WIDGET (window), "<Control>Tab");
+          pane = pane_with_focus (window);
+          if (pane >= 0 && pane != last)
+            {
+              g_string_append_printf (order, "%s ", tp_pane_get_id ((TpPane) pane));
+              seen++;
+            }
+          last = pane;
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+        g_string_append_printf (want, "%s ", tp_pane_get_id (expected[i]));
+      g_assert_cmpstr (order->str, ==, want->str);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static double
+linear (double c)
+{
+  return c <= 0.03928 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (const GdkRGBA *c)
+{
+  return 0.2126 * linear (c->red) + 0.7152 * linear (c->green) + 0.0722 * linear (c->blue);
+}
+
+/* WCAG's contrast ratio of two opaque colours. */
+static double
+contrast (const GdkRGBA *a,
+          const GdkRGBA *b)
+{
+  double la = luminance (a), lb = luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+static GdkRGBA
+blend (const char    *over,
+       const GdkRGBA *under)
+{
+  GdkRGBA c, out;
+
+  g_assert_true (gdk_rgba_parse (&c, over));
+  out.red = c.alpha * c.red + (1 - c.alpha) * under->red;
+  out.green = c.alpha * c.green + (1 - c.alpha) * under->green;
+  out.blue = c.alpha * c.blue + (1 - c.alpha) * under->blue;
+  out.alpha = 1;
+  return out;
+}
+
+/* In the dark style, every colour the editor and the readings draw text
+ * in (the scheme's, for every style the tape language and the StableHLO
+ * colouring use, and the palette's) has a contrast of at least 4.5:1 on
+ * the plain background and on each highlight. */
+static void
+test_window_dark_contrast (void)
+{
+  static const char *const styles[] = {
+    "text", "def:comment", "def:keyword", "def:builtin", "def:number", "def:special-constant",
+    "def:identifier", "def:operator", "def:function", "def:type", "def:preprocessor",
+    "def:floating-point",
+  };
+  g_autoptr(GtkSourceBuffer) buffer = gtk_source_buffer_new (NULL);
+  const TpPalette *palette = tp_style_get_palette (TRUE);
+  GtkSourceStyleScheme *scheme;
+  g_autofree char *text_bg = NULL;
+  g_autofree char *text_fg = NULL;
+  GdkRGBA base, backgrounds[4];
+  g_autoptr(GArray) colours = g_array_new (FALSE, FALSE, sizeof (GdkRGBA));
+  g_autoptr(GString) low = g_string_new (NULL);
+  double worst = 100;
+
+  tp_style_apply_scheme (buffer, TRUE);
+  scheme = gtk_source_buffer_get_style_scheme (buffer);
+  g_assert_nonnull (scheme);
+  g_assert_cmpstr (gtk_source_style_scheme_get_id (scheme), ==, "topos-dark");
+  g_object_get (gtk_source_style_scheme_get_style (scheme, "text"),
+                "background", &text_bg, "foreground", &text_fg, NULL);
+  g_assert_true (gdk_rgba_parse (&base, text_bg));
+  backgrounds[0] = base;
+  backgrounds[1] = blend (palette->selected, &base);
+  backgrounds[2] = blend (palette->selected_ref, &base);
+  backgrounds[3] = blend (palette->kept, &base);
+
+  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+    {
+      GtkSourceStyle *style = gtk_source_style_scheme_get_style (scheme, styles[i]);
+      g_autofree char *fg = NULL;
+      gboolean set = FALSE;
+      GdkRGBA c;
+
+      g_assert_nonnull (style);
+      g_object_get (style, "foreground-set", &set, "foreground", &fg, NULL);
+      g_assert_true (gdk_rgba_parse (&c, set ? fg : text_fg));
+      g_array_append_val (colours, c);
+    }
+  {
+    GdkRGBA c;
+
+    g_assert_true (gdk_rgba_parse (&c, palette->derived));
+    g_array_append_val (colours, c);
+    g_assert_true (gdk_rgba_parse (&c, palette->summary));
+    g_array_append_val (colours, c);
+  }
+  for (guint i = 0; i < colours->len; i++)
+    for (guint b = 0; b < G_N_ELEMENTS (backgrounds); b++)
+      {
+        double ratio = contrast (&g_array_index (colours, GdkRGBA, i), &backgrounds[b]);
+
+        worst = MIN (worst, ratio);
+        if (ratio < 4.5)
+          g_string_append_printf (low, "colour %u on background %u: %.2f\n", i, b, ratio);
+      }
+  g_test_message ("lowest contrast in the dark style: %.2f:1", worst);
+  g_assert_cmpstr (low->str, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1398,6 +1702,9 @@ main (int   argc,
   g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
   g_test_add_func ("/ui/window/shortcuts-from-editor", test_window_shortcuts_from_editor);
   g_test_add_func ("/ui/window/menu-gives-keyboard-back", test_window_menu_gives_keyboard_back);
+  g_test_add_func ("/ui/window/accessible-names", test_window_accessible_names);
+  g_test_add_func ("/ui/window/tab-order", test_window_tab_order);
+  g_test_add_func ("/ui/window/dark-contrast", test_window_dark_contrast);
 
   return g_test_run ();
 }
