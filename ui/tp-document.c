@@ -608,7 +608,10 @@ tp_document_restore_draft (TpDocument  *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   self->loading = TRUE;
+  /* the draft is where the window starts: Ctrl+Z does not empty it */
+  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
+  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   self->loading = FALSE;
   if (uri != NULL)
     {
@@ -1260,7 +1263,9 @@ tp_document_save_cb (GObject      *object,
 }
 
 /* Writes the text to @file (or the document's file) atomically: GIO
- * writes a temporary file beside it and renames it over the old one. */
+ * writes a temporary file beside it and renames it over the old one.
+ * A text file ends with a newline: one is added when the text has none
+ * (the text in the editor stays as it is). */
 void
 tp_document_save_async (TpDocument          *self,
                         GFile               *file,
@@ -1287,6 +1292,13 @@ tp_document_save_async (TpDocument          *self,
       return;
     }
   text = tp_document_dup_text (self);
+  if (text[0] != '\0' && !g_str_has_suffix (text, "\n"))
+    {
+      char *ended = g_strconcat (text, "\n", NULL);
+
+      g_free (text);
+      text = ended;
+    }
   state = g_new0 (SaveState, 1);
   state->file = g_object_ref (file);
   state->bytes = g_bytes_new_take (text, strlen (text));

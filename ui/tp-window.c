@@ -420,13 +420,17 @@ _tp_window_update_recent (TpWindow *self)
 
 /* {==== opening ====} */
 
-/* Opens a sample here; the current text stays one undo away. */
+/* Opens a sample here; the current text stays one undo away.  In a new
+ * window (no text yet) the sample is where the window starts: Ctrl+Z
+ * does not empty it. */
 void
 tp_window_open_sample (TpWindow   *self,
                        const char *sample_id)
 {
   const TpSample *sample = tp_samples_lookup (sample_id);
   g_autofree char *text = tp_samples_dup_text (sample_id);
+  GtkTextBuffer *buffer;
+  gboolean fresh;
 
   g_return_if_fail (TP_IS_WINDOW (self));
 
@@ -437,7 +441,13 @@ tp_window_open_sample (TpWindow   *self,
     }
   g_free (self->sample_title);
   self->sample_title = g_strdup (sample->title);
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  fresh = gtk_text_buffer_get_char_count (buffer) == 0;
+  if (fresh)
+    gtk_text_buffer_begin_irreversible_action (buffer);
   tp_document_set_text (self->document, text);
+  if (fresh)
+    gtk_text_buffer_end_irreversible_action (buffer);
   tp_document_set_file (self->document, NULL);
   tp_document_set_target (self->document, sample->target);
   tp_document_set_observe (self->document, sample->observe);

@@ -352,6 +352,41 @@ test_document_save_open (void)
   g_assert_finalize_object (g_steal_pointer (&reopened));
 }
 
+/* A saved file ends with a newline even when the text does not; the
+ * editor's text stays as it was, and a text that has one keeps one. */
+static void
+test_document_save_final_newline (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autofree char *dir = g_dir_make_tmp ("topos-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "program.tape", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *on_disk = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *text = NULL;
+  AsyncWait wait = { g_main_loop_new (NULL, FALSE), FALSE, NULL };
+
+  tp_document_set_text (document, "a = parameter 2.0\nloss = a * a");
+  tp_document_save_async (document, file, NULL, save_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  g_assert_true (g_file_get_contents (path, &on_disk, NULL, NULL));
+  g_assert_cmpstr (on_disk, ==, "a = parameter 2.0\nloss = a * a\n");
+  text = tp_document_dup_text (document);
+  g_assert_cmpstr (text, ==, "a = parameter 2.0\nloss = a * a");
+
+  tp_document_set_text (document, "loss = parameter 1.0\n");
+  tp_document_save_async (document, NULL, NULL, save_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  g_assert_true (g_file_get_contents (path, &again, NULL, NULL));
+  g_assert_cmpstr (again, ==, "loss = parameter 1.0\n");
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_main_loop_unref (wait.loop);
+}
+
 static gboolean
 has_draft (gpointer data)
 {
@@ -425,6 +460,7 @@ main (int   argc,
   g_test_add_func ("/ui/document/lines", test_document_lines);
   g_test_add_func ("/ui/document/lines-exact", test_document_lines_exact);
   g_test_add_func ("/ui/document/save-open", test_document_save_open);
+  g_test_add_func ("/ui/document/save-final-newline", test_document_save_final_newline);
   g_test_add_func ("/ui/document/drafts", test_document_drafts);
 
   return g_test_run ();

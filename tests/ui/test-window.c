@@ -1681,6 +1681,51 @@ test_window_dark_contrast (void)
   g_assert_cmpstr (low->str, ==, "");
 }
 
+/* Ctrl+Z in a new window does not take its sample away; it still undoes
+ * an edit, and a sample opened over a program brings the program back. */
+static void
+test_window_undo_keeps_sample (void)
+{
+  if (g_test_subprocess ())
+    {
+      GtkWidget *view = NULL;
+      TpWindow *window = window_focused_in_editor (&view);
+      TpDocument *document = tp_window_get_document (window);
+      GtkSourceBuffer *buffer = tp_document_get_buffer (document);
+      g_autofree char *sample = tp_document_dup_text (document);
+      g_autofree char *now = NULL;
+
+      g_assert_cmpuint (strlen (sample), >, 0);
+      g_assert_false (gtk_text_buffer_get_can_undo (GTK_TEXT_BUFFER (buffer)));
+      tp_test_press (GTK_WIDGET (window), "<Control>z");
+      now = tp_document_dup_text (document);
+      g_assert_cmpstr (now, ==, sample);
+
+      tp_test_press (GTK_WIDGET (window), "q");
+      g_free (now);
+      now = tp_document_dup_text (document);
+      g_assert_cmpuint (strlen (now), ==, strlen (sample) + 1);
+      tp_test_press (GTK_WIDGET (window), "<Control>z");
+      g_free (now);
+      now = tp_document_dup_text (document);
+      g_assert_cmpstr (now, ==, sample);
+
+      tp_window_open_sample (window, "dense-layer");
+      g_free (now);
+      now = tp_document_dup_text (document);
+      g_assert_cmpstr (now, !=, sample);
+      tp_test_press (GTK_WIDGET (window), "<Control>z");
+      g_free (now);
+      now = tp_document_dup_text (document);
+      g_assert_cmpstr (now, ==, sample);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1705,6 +1750,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/accessible-names", test_window_accessible_names);
   g_test_add_func ("/ui/window/tab-order", test_window_tab_order);
   g_test_add_func ("/ui/window/dark-contrast", test_window_dark_contrast);
+  g_test_add_func ("/ui/window/undo-keeps-sample", test_window_undo_keeps_sample);
 
   return g_test_run ();
 }
