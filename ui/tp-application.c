@@ -352,6 +352,9 @@ tp_application_open (GApplication  *app,
 
   for (int i = 0; i < n_files; i++)
     {
+      /* a file that is open already: its window comes forward */
+      if (tp_window_present_for_file (GTK_APPLICATION (app), files[i]))
+        continue;
       window = tp_application_new_window (self);
       tp_window_open_file (window, files[i]);
     }
@@ -396,17 +399,73 @@ tp_application_handle_local_options (GApplication *app,
 }
 
 static void
+tp_application_quit_response_cb (GtkDialog *dialog,
+                                 int        response,
+                                 GPtrArray *modified)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (guint i = 0; i < modified->len && response != GTK_RESPONSE_CANCEL
+                    && response != GTK_RESPONSE_DELETE_EVENT; i++)
+    {
+      TpWindow *window = g_ptr_array_index (modified, i);
+
+      if (response == GTK_RESPONSE_ACCEPT)
+        tp_window_save_and_close (window);
+      else
+        tp_window_discard_and_close (window);
+    }
+}
+
+/* Closes every window.  With unsaved changes in more than one, a single
+ * dialog asks about all of them (not one stacked dialog a window). */
+static void
 tp_application_quit_action (GSimpleAction *action,
                             GVariant      *param,
                             gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  GList *windows = g_list_copy (gtk_application_get_windows (app));
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+  GPtrArray *modified = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GString) titles = g_string_new (NULL);
+  GtkWidget *dialog;
 
-  /* Each window asks about its own unsaved changes. */
   for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_close (l->data);
-  g_list_free (windows);
+    if (TP_IS_WINDOW (l->data) && tp_document_get_modified (tp_window_get_document (l->data)))
+      {
+        g_autofree char *title = tp_document_dup_title (tp_window_get_document (l->data));
+
+        g_ptr_array_add (modified, g_object_ref (l->data));
+        g_string_append_printf (titles, "%s“%s”", titles->len > 0 ? ", " : "", title);
+      }
+  /* the windows with nothing to ask about close at once; one with
+   * unsaved changes asks for itself */
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (modified->len != 1 ? !g_ptr_array_find (modified, l->data, NULL) : TRUE)
+      gtk_window_close (l->data);
+  if (modified->len < 2)
+    {
+      g_ptr_array_unref (modified);
+      return;
+    }
+  dialog = gtk_message_dialog_new (g_ptr_array_index (modified, 0), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "Save changes to %u programs before quitting?", modified->len);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            "%s have unsaved changes. If you don’t save, they will be lost.",
+                                            titles->str);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Discard All", GTK_RESPONSE_REJECT,
+                          "_Save All", GTK_RESPONSE_ACCEPT,
+                          NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT),
+                            "destructive-action");
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT),
+                            "suggested-action");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (tp_application_quit_response_cb),
+                         modified, (GClosureNotify) (void (*) (void)) g_ptr_array_unref, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void

@@ -60,7 +60,7 @@ tp_window_open_response_cb (GtkNativeDialog *native,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
 
-      if (file != NULL)
+      if (file != NULL && !tp_window_present_for_file (gtk_window_get_application (GTK_WINDOW (self)), file))
         tp_window_open_file (tp_window_target_window (self), file);
     }
   gtk_native_dialog_destroy (native);
@@ -94,7 +94,8 @@ tp_window_open_recent_action (GtkWidget  *widget,
   TpWindow *self = TP_WINDOW (widget);
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
 
-  tp_window_open_file (tp_window_target_window (self), file);
+  if (!tp_window_present_for_file (gtk_window_get_application (GTK_WINDOW (self)), file))
+    tp_window_open_file (tp_window_target_window (self), file);
 }
 
 static void

@@ -466,11 +466,25 @@ tp_window_load_cb (GObject      *object,
 
   if (!tp_document_load_finish (TP_DOCUMENT (object), result, &error))
     {
-      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+      gboolean empty = gtk_text_buffer_get_char_count (buffer) == 0 && tp_document_get_file (self->document) == NULL;
+      GtkWidget *dialog = gtk_message_dialog_new (empty ? NULL : GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                                   "Could not open the program");
+
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
       g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      /* A window opened for this file and left with nothing in it goes:
+       * the message stands alone (and keeps the application running
+       * until it is read). */
+      if (empty)
+        {
+          if (app != NULL)
+            gtk_window_set_application (GTK_WINDOW (dialog), app);
+          self->closing = TRUE;
+          gtk_window_destroy (GTK_WINDOW (self));
+        }
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
@@ -479,6 +493,40 @@ tp_window_load_cb (GObject      *object,
     g_autofree char *uri = g_file_get_uri (file);
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   }
+}
+
+/* The window of @application that shows @file, or NULL. */
+TpWindow *
+tp_window_find_for_file (GtkApplication *application,
+                         GFile          *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  for (GList *l = application != NULL ? gtk_application_get_windows (application) : NULL; l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!TP_IS_WINDOW (l->data))
+        continue;
+      shown = tp_document_get_file (TP_WINDOW (l->data)->document);
+      if (shown != NULL && g_file_equal (shown, file))
+        return l->data;
+    }
+  return NULL;
+}
+
+/* Brings forward the window that already shows @file: TRUE when there is
+ * one (opening a file twice does not make a second window on it). */
+gboolean
+tp_window_present_for_file (GtkApplication *application,
+                            GFile          *file)
+{
+  TpWindow *window = tp_window_find_for_file (application, file);
+
+  if (window == NULL)
+    return FALSE;
+  gtk_window_present (GTK_WINDOW (window));
+  return TRUE;
 }
 
 /* Loads @file into this window's document. */
@@ -526,6 +574,8 @@ tp_window_drop_cb (GtkDropTarget *target,
     {
       TpWindow *window = self;
 
+      if (tp_window_present_for_file (app, l->data))
+        continue;
       if (l != files || !tp_document_is_pristine (self->document))
         {
           window = tp_window_new (app);
@@ -537,6 +587,26 @@ tp_window_drop_cb (GtkDropTarget *target,
 }
 
 /* {==== closing ====} */
+
+/* Saves (asking for a name when the program has none) and closes. */
+void
+tp_window_save_and_close (TpWindow *self)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  _tp_window_save_then_close (self);
+}
+
+/* Closes without saving; the unsaved edits' draft goes too. */
+void
+tp_window_discard_and_close (TpWindow *self)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  tp_document_discard_draft (self->document);
+  self->closing = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
 
 static void
 tp_window_close_response_cb (GtkDialog *dialog,
@@ -553,9 +623,7 @@ tp_window_close_response_cb (GtkDialog *dialog,
       _tp_window_save_then_close (self);
       break;
     case GTK_RESPONSE_REJECT:
-      tp_document_discard_draft (self->document);
-      self->closing = TRUE;
-      gtk_window_destroy (GTK_WINDOW (self));
+      tp_window_discard_and_close (self);
       break;
     default:
       break;

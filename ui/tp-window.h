@@ -21,6 +21,12 @@ void        tp_window_open_sample        (TpWindow            *self,
                                           const char          *sample_id);
 void        tp_window_open_file          (TpWindow            *self,
                                           GFile               *file);
+TpWindow   *tp_window_find_for_file      (GtkApplication      *application,
+                                          GFile               *file);
+gboolean    tp_window_present_for_file   (GtkApplication      *application,
+                                          GFile               *file);
+void        tp_window_save_and_close     (TpWindow            *self);
+void        tp_window_discard_and_close  (TpWindow            *self);
 gboolean    tp_window_restore_draft      (TpWindow            *self,
                                           const char          *draft_id);
 gboolean    tp_window_get_ready          (TpWindow            *self);

@@ -188,6 +188,16 @@ test_application_second_launch (void)
   g_test_trap_assert_passed ();
 }
 
+static void
+steps_activated_cb (GApplication *app)
+{
+  GSourceFunc steps = g_object_get_data (G_OBJECT (app), "steps");
+
+  if (steps != NULL)
+    g_idle_add (steps, app);
+  g_object_set_data (G_OBJECT (app), "steps", NULL);
+}
+
 /* {==== the Keyboard Shortcuts window ====} */
 
 static GtkWindow *
@@ -288,6 +298,224 @@ test_application_shortcuts_window (void)
   g_test_trap_assert_passed ();
 }
 
+/* {==== opening, failing, quitting ====} */
+
+/* Runs the playground (no file: its README window) on a private bus and
+ * @steps in an idle after its first activate. */
+static void
+run_app_with_steps (GSourceFunc steps)
+{
+  GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  TpApplication *app;
+  char *args[] = { (char *) "topos-playground", NULL };
+
+  g_test_dbus_up (bus);
+  app = tp_application_new ();
+  g_object_set_data (G_OBJECT (app), "steps", steps);
+  g_signal_connect_after (app, "activate", G_CALLBACK (steps_activated_cb), NULL);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, args), ==, 0);
+  g_assert_finalize_object (app);
+  g_test_dbus_down (bus);
+  g_object_unref (bus);
+}
+
+static GtkWindow *
+shown_message_dialog (guint *n)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+  GtkWindow *found = NULL;
+
+  *n = 0;
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      {
+        found = l->data;
+        (*n)++;
+      }
+  return found;
+}
+
+static gboolean
+message_dialog_shown (gpointer data)
+{
+  guint n;
+
+  return shown_message_dialog (&n) != NULL;
+}
+
+static gboolean
+file_window_ready (gpointer data)
+{
+  HandOff *h = data;
+  TpWindow *window = window_with_file (h->app, h->file);
+
+  return window != NULL && tp_document_get_readings (tp_window_get_document (window)) != NULL;
+}
+
+static gboolean
+one_tp_window (gpointer data)
+{
+  return count_windows (data) == 1;
+}
+
+static gboolean
+three_tp_windows (gpointer data)
+{
+  return count_windows (data) == 3;
+}
+
+static gboolean
+no_tp_window (gpointer data)
+{
+  return count_windows (data) == 0;
+}
+
+static void
+quit_now (GtkApplication *app)
+{
+  while (gtk_application_get_windows (app) != NULL)
+    gtk_window_destroy (gtk_application_get_windows (app)->data);
+  g_application_quit (G_APPLICATION (app));
+}
+
+/* Opening a file that is open already brings its window forward and
+ * makes no second one. */
+static gboolean
+open_twice_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  g_autofree char *dir = g_dir_make_tmp ("topos-app-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "twice.tape", NULL);
+  HandOff h = { app, NULL, NULL, FALSE };
+  GFile *files[1];
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  g_assert_true (g_file_set_contents (path, "a = parameter 2.0\nloss = a * a\n", -1, NULL));
+  h.file = g_file_new_for_path (path);
+  files[0] = h.file;
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (tp_test_wait_until (file_window_ready, &h, 20));
+  g_assert_cmpuint (count_windows (app), ==, 2);
+
+  /* with the README window in front, opening the file again brings
+   * the file's window forward */
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (l->data != window_with_file (app, h.file))
+      g_assert_true (tp_test_focus_window (l->data));
+  g_assert_false (gtk_window_is_active (GTK_WINDOW (window_with_file (app, h.file))));
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_cmpuint (count_windows (app), ==, 2);
+  g_assert_true (tp_test_wait_until (tp_test_window_active, window_with_file (app, h.file), 20));
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_clear_object (&h.file);
+  quit_now (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_open_twice (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (open_twice_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* A file that cannot be opened leaves no empty window behind: the
+ * message says why, on its own. */
+static gboolean
+failed_open_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  g_autofree char *dir = g_dir_make_tmp ("topos-app-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "missing.tape", NULL);
+  g_autoptr(GFile) missing = g_file_new_for_path (path);
+  GFile *files[1] = { missing };
+  guint n_dialogs = 0;
+  GtkWindow *dialog;
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (tp_test_wait_until (message_dialog_shown, NULL, 20));
+  dialog = shown_message_dialog (&n_dialogs);
+  g_assert_cmpuint (n_dialogs, ==, 1);
+  g_assert_null (gtk_window_get_transient_for (dialog));
+  g_assert_true (tp_test_wait_until (one_tp_window, app, 20));
+  g_assert_null (window_with_file (app, missing));
+
+  g_rmdir (dir);
+  quit_now (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_failed_open (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (failed_open_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* Ctrl+Q with unsaved changes in three windows asks once, for all of
+ * them; Discard All closes every window and the playground quits. */
+static gboolean
+quit_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  guint n_dialogs = 0;
+  g_autofree char *question = NULL;
+  GtkWindow *dialog;
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  g_assert_cmpuint (count_windows (app), ==, 4);
+  /* three of the four have unsaved edits */
+  for (GList *l = gtk_application_get_windows (app)->next; l != NULL; l = l->next)
+    {
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (tp_window_get_document (l->data)));
+      GtkTextIter end;
+
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert_interactive (buffer, &end, "z = 1.0\n", -1, TRUE);
+    }
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  g_assert_true (tp_test_wait_until (message_dialog_shown, NULL, 20));
+  g_assert_true (tp_test_wait_until (three_tp_windows, app, 20));  /* the unmodified one has closed */
+  dialog = shown_message_dialog (&n_dialogs);
+  g_assert_cmpuint (n_dialogs, ==, 1);
+  g_object_get (dialog, "text", &question, NULL);
+  g_assert_cmpstr (question, ==, "Save changes to 3 programs before quitting?");
+
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
+  g_assert_true (tp_test_wait_until (no_tp_window, app, 20));
+  /* the playground quits by itself once its last window has gone */
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_quit_one_dialog (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (quit_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -296,6 +524,9 @@ main (int   argc,
 
   g_test_add_func ("/ui/application/second-launch", test_application_second_launch);
   g_test_add_func ("/ui/application/shortcuts-window", test_application_shortcuts_window);
+  g_test_add_func ("/ui/application/open-twice", test_application_open_twice);
+  g_test_add_func ("/ui/application/failed-open", test_application_failed_open);
+  g_test_add_func ("/ui/application/quit-one-dialog", test_application_quit_one_dialog);
 
   return g_test_run ();
 }
