@@ -69,8 +69,15 @@ enum
 {
   REQUEST_LAYOUT = 1,
   REQUEST_SVG = 2,
-  REQUEST_PNG = 3,
+  REQUEST_PNG = 3,               /* transparent, as `topos --png` */
+  REQUEST_PNG_LIGHT = 4,         /* over the light style's background */
+  REQUEST_PNG_DARK = 5,          /* over the dark style's */
 };
+
+/* The backgrounds a PNG export offers (RGBA): the light and dark views'
+ * own, which the picture's colours are chosen to read on. */
+static const double png_light[4] = { 1.0, 1.0, 1.0, 1.0 };
+static const double png_dark[4] = { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0, 1.0 };
 
 /* {==== the worker process ====} */
 
@@ -231,7 +238,9 @@ worker_answer (guint32     kind,
   else if (ok)
     {
       size_t length = 0;
-      unsigned char *png = tp_render_png (render, EXPORT_PNG_SCALE, NULL, &length);
+      const double *background = kind == REQUEST_PNG_LIGHT ? png_light
+                                 : kind == REQUEST_PNG_DARK ? png_dark : NULL;
+      unsigned char *png = tp_render_png (render, EXPORT_PNG_SCALE, background, &length);
 
       ok = png != NULL;
       if (ok)
@@ -900,7 +909,8 @@ tp_picture_export_async (const char          *dot,
   g_return_if_fail (G_IS_FILE (file));
 
   g_task_set_source_tag (task, tp_picture_export_async);
-  if (g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "png") != 0)
+  if (g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "png") != 0
+      && g_strcmp0 (format, "png-light") != 0 && g_strcmp0 (format, "png-dark") != 0)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                "pictures are exported as SVG or PNG");
@@ -913,7 +923,9 @@ tp_picture_export_async (const char          *dot,
       return;
     }
   job = g_new0 (Job, 1);
-  job->kind = g_str_equal (format, "svg") ? REQUEST_SVG : REQUEST_PNG;
+  job->kind = g_str_equal (format, "svg") ? REQUEST_SVG
+              : g_str_equal (format, "png-light") ? REQUEST_PNG_LIGHT
+              : g_str_equal (format, "png-dark") ? REQUEST_PNG_DARK : REQUEST_PNG;
   job->task = g_steal_pointer (&task);
   job->dot = g_strdup (dot);
   job->file = g_object_ref (file);

@@ -236,16 +236,51 @@ tp_window_save_as_action (GtkWidget  *widget,
 
 /* {==== exports ====} */
 
+typedef struct
+{
+  TpWindow *window;
+  GFile *file;
+} ExportRequest;
+
+static void
+export_request_free (ExportRequest *req)
+{
+  g_object_unref (req->window);
+  g_object_unref (req->file);
+  g_free (req);
+}
+
+static void
+tp_window_exported (ExportRequest *req,
+                    gboolean       ok,
+                    GError        *error,
+                    const char    *what)
+{
+  if (!ok)
+    {
+      g_autofree char *primary = g_strdup_printf ("Could not export the %s", what);
+
+      tp_window_show_error (req->window, primary, error);
+    }
+  else
+    {
+      g_autofree char *name = g_file_get_basename (req->file);
+      g_autofree char *said = g_strdup_printf ("Exported %s", name);
+
+      _tp_window_show_toast (req->window, said);
+    }
+  export_request_free (req);
+}
+
 static void
 tp_window_export_picture_cb (GObject      *object,
                              GAsyncResult *result,
                              gpointer      user_data)
 {
-  g_autoptr(TpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean ok = tp_picture_export_finish (result, &error);
 
-  if (!tp_picture_export_finish (result, &error))
-    tp_window_show_error (self, "Could not export the picture", error);
+  tp_window_exported (user_data, ok, error, "picture");
 }
 
 static void
@@ -253,11 +288,46 @@ tp_window_export_mlir_cb (GObject      *object,
                           GAsyncResult *result,
                           gpointer      user_data)
 {
-  g_autoptr(TpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean ok = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    tp_window_show_error (self, "Could not export the StableHLO", error);
+  tp_window_exported (user_data, ok, error, "StableHLO");
+}
+
+/* Writes the current reading to @file as @format: "svg", "png" (or
+ * "png-light", "png-dark": over a background) or "mlir"; a toast says
+ * when it is done, a dialog when it failed. */
+void
+tp_window_export (TpWindow   *self,
+                  const char *format,
+                  GFile      *file)
+{
+  TpReadings *readings = tp_document_get_readings (self->document);
+  ExportRequest *req;
+
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (readings == NULL)
+    {
+      _tp_window_show_toast (self, "Nothing to export yet: the program has no reading");
+      return;
+    }
+  req = g_new0 (ExportRequest, 1);
+  req->window = g_object_ref (self);
+  req->file = g_object_ref (file);
+  if (g_str_equal (format, "mlir"))
+    {
+      const char *text = tp_readings_get_text (readings, TP_READING_STABLEHLO);
+      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                           G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                           tp_window_export_mlir_cb, req);
+    }
+  else
+    tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
+                             tp_window_export_picture_cb, req);
 }
 
 static void
@@ -266,24 +336,17 @@ tp_window_export_response_cb (GtkNativeDialog *native,
                               TpWindow        *self)
 {
   const char *format = g_object_get_data (G_OBJECT (native), "format");
-  TpReadings *readings = tp_document_get_readings (self->document);
 
-  if (response == GTK_RESPONSE_ACCEPT && readings != NULL)
+  if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      const char *background = g_str_equal (format, "png")
+                                 ? gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "background") : NULL;
+      g_autofree char *chosen = g_strcmp0 (background, "light") == 0 || g_strcmp0 (background, "dark") == 0
+                                  ? g_strconcat (format, "-", background, NULL) : g_strdup (format);
 
-      if (g_str_equal (format, "mlir"))
-        {
-          const char *text = tp_readings_get_text (readings, TP_READING_STABLEHLO);
-          g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-
-          g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
-                                               G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                               tp_window_export_mlir_cb, g_object_ref (self));
-        }
-      else
-        tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
-                                 tp_window_export_picture_cb, g_object_ref (self));
+      if (file != NULL)
+        tp_window_export (self, chosen, file);
     }
   gtk_native_dialog_destroy (native);
   g_object_unref (native);
@@ -320,6 +383,16 @@ tp_window_export_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  if (g_str_equal (format, "png"))
+    {
+      /* a transparent picture loses its grey text on a dark slide */
+      static const char *const ids[] = { "transparent", "light", "dark", NULL };
+      static const char *const labels[] = { "Transparent", "Light", "Dark", NULL };
+
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "background", "Background",
+                                   (const char **) ids, (const char **) labels);
+      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "background", "transparent");
+    }
   g_object_set_data (G_OBJECT (native), "format", (gpointer) format);
   g_signal_connect (native, "response", G_CALLBACK (tp_window_export_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));

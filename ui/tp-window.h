@@ -26,6 +26,9 @@ TpWindow   *tp_window_find_for_file      (GtkApplication      *application,
 gboolean    tp_window_present_for_file   (GtkApplication      *application,
                                           GFile               *file);
 void        tp_window_save_and_close     (TpWindow            *self);
+void        tp_window_export             (TpWindow            *self,
+                                          const char          *format,
+                                          GFile               *file);
 void        tp_window_discard_and_close  (TpWindow            *self);
 gboolean    tp_window_restore_draft      (TpWindow            *self,
                                           const char          *draft_id);

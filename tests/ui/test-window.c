@@ -1726,6 +1726,87 @@ test_window_undo_keeps_sample (void)
   g_test_trap_assert_passed ();
 }
 
+typedef struct
+{
+  TpWindow *window;
+  const char *toast;
+} ToastWait;
+
+static gboolean
+toast_says (gpointer data)
+{
+  ToastWait *w = data;
+
+  return g_strcmp0 (tp_window_get_toast (w->window), w->toast) == 0;
+}
+
+/* The corner pixel of a PNG, as straight (not premultiplied) RGBA. */
+static guint32
+png_corner (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+  g_autofree guchar *pixels = NULL;
+  int width;
+
+  g_assert_no_error (error);
+  width = gdk_texture_get_width (texture);
+  pixels = g_malloc ((gsize) width * 4 * (gsize) gdk_texture_get_height (texture));
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  /* GDK_MEMORY_DEFAULT: B, G, R, A */
+  return (guint32) pixels[2] << 24 | (guint32) pixels[1] << 16 | (guint32) pixels[0] << 8 | pixels[3];
+}
+
+/* Exports say so in a toast; a PNG offers a transparent, light or dark
+ * background. */
+static void
+test_window_export (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = window_new_on_readme ();
+      g_autofree char *dir = g_dir_make_tmp ("topos-export-XXXXXX", NULL);
+      static const struct { const char *format; const char *name; guint32 corner; } pngs[] = {
+        { "png", "clear.png", 0x00000000 },
+        { "png-light", "light.png", 0xffffffff },
+        { "png-dark", "dark.png", 0x1e1e1eff },
+      };
+      g_autofree char *mlir_path = g_build_filename (dir, "program.mlir", NULL);
+      g_autoptr(GFile) mlir = g_file_new_for_path (mlir_path);
+      g_autofree char *written = NULL;
+      ToastWait wait = { window, NULL };
+
+      gtk_window_present (GTK_WINDOW (window));
+      for (guint i = 0; i < G_N_ELEMENTS (pngs); i++)
+        {
+          g_autofree char *path = g_build_filename (dir, pngs[i].name, NULL);
+          g_autoptr(GFile) file = g_file_new_for_path (path);
+          g_autofree char *said = g_strdup_printf ("Exported %s", pngs[i].name);
+
+          tp_window_export (window, pngs[i].format, file);
+          wait.toast = said;
+          g_assert_true (tp_test_wait_until (toast_says, &wait, 30));
+          g_assert_cmphex (png_corner (path), ==, pngs[i].corner);
+          g_unlink (path);
+        }
+
+      tp_window_export (window, "mlir", mlir);
+      wait.toast = "Exported program.mlir";
+      g_assert_true (tp_test_wait_until (toast_says, &wait, 30));
+      g_assert_true (g_file_get_contents (mlir_path, &written, NULL, NULL));
+      g_assert_cmpstr (written, ==,
+                       tp_readings_get_text (tp_document_get_readings (tp_window_get_document (window)),
+                                             TP_READING_STABLEHLO));
+      g_unlink (mlir_path);
+      g_rmdir (dir);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1751,6 +1832,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/tab-order", test_window_tab_order);
   g_test_add_func ("/ui/window/dark-contrast", test_window_dark_contrast);
   g_test_add_func ("/ui/window/undo-keeps-sample", test_window_undo_keeps_sample);
+  g_test_add_func ("/ui/window/export", test_window_export);
 
   return g_test_run ();
 }
