@@ -319,18 +319,30 @@ tp_application_activate (GApplication *app)
       gtk_window_present (active);
       return;
     }
-  /* Edits that were never saved come back first. */
+  /* Edits that were never saved come back first, and a toast says so. */
   if (self->screenshot == NULL)
     {
+      guint n_restored = 0;
+
       drafts = tp_document_list_drafts ();
       for (guint i = 0; drafts[i] != NULL; i++)
         {
           TpWindow *w = tp_application_new_window (self);
 
           if (tp_window_restore_draft (w, drafts[i]))
-            window = w;
+            {
+              window = w;
+              n_restored++;
+            }
           else
             gtk_window_destroy (GTK_WINDOW (w));
+        }
+      if (n_restored > 0)
+        {
+          g_autofree char *said = n_restored == 1 ? g_strdup ("Recovered 1 unsaved program")
+                                                  : g_strdup_printf ("Recovered %u unsaved programs", n_restored);
+
+          tp_window_show_toast (window, said);
         }
     }
   if (window == NULL)

@@ -267,7 +267,7 @@ tp_window_exported (ExportRequest *req,
       g_autofree char *name = g_file_get_basename (req->file);
       g_autofree char *said = g_strdup_printf ("Exported %s", name);
 
-      _tp_window_show_toast (req->window, said);
+      tp_window_show_toast (req->window, said);
     }
   export_request_free (req);
 }
@@ -310,7 +310,7 @@ tp_window_export (TpWindow   *self,
 
   if (readings == NULL)
     {
-      _tp_window_show_toast (self, "Nothing to export yet: the program has no reading");
+      tp_window_show_toast (self, "Nothing to export yet: the program has no reading");
       return;
     }
   req = g_new0 (ExportRequest, 1);
@@ -414,7 +414,7 @@ tp_window_copy_reading_action (GtkWidget  *widget,
     return;
   if (readings == NULL)
     {
-      _tp_window_show_toast (self, "Nothing to copy yet: the program has no reading");
+      tp_window_show_toast (self, "Nothing to copy yet: the program has no reading");
       return;
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
@@ -422,7 +422,7 @@ tp_window_copy_reading_action (GtkWidget  *widget,
                                                 pane == TP_PANE_PICTURE ? TP_READING_DOT : (TpReading) pane));
   said = pane == TP_PANE_PICTURE ? g_strdup ("Copied the picture, as DOT")
                                  : g_strdup_printf ("Copied the %s reading", tp_pane_get_title (pane));
-  _tp_window_show_toast (self, said);
+  tp_window_show_toast (self, said);
 }
 
 static void

@@ -68,7 +68,6 @@ void _tp_window_update_actions     (TpWindow       *self);
 void _tp_window_update_recent      (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
 void _tp_window_add_shortcuts      (TpWindow       *self);
-void _tp_window_show_toast         (TpWindow       *self,
-                                    const char     *text);
+
 
 G_END_DECLS

@@ -842,9 +842,11 @@ tp_window_toast_hide_cb (gpointer data)
 /* Says @text for a few seconds over the bottom of the window: what a
  * copy or an export did, which nothing else on screen shows. */
 void
-_tp_window_show_toast (TpWindow   *self,
-                       const char *text)
+tp_window_show_toast (TpWindow   *self,
+                      const char *text)
 {
+  g_return_if_fail (TP_IS_WINDOW (self));
+
   gtk_label_set_label (self->toast_label, text);
   gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
   g_clear_handle_id (&self->toast_source, g_source_remove);

@@ -40,6 +40,8 @@ void        tp_window_set_focus_layout   (TpWindow            *self,
 gboolean    tp_window_get_focus_layout   (TpWindow            *self);
 const char *tp_window_get_summary        (TpWindow            *self);
 const char *tp_window_get_toast          (TpWindow            *self);
+void        tp_window_show_toast         (TpWindow            *self,
+                                          const char          *text);
 GtkDropDown *tp_window_get_target_dropdown  (TpWindow         *self);
 GtkDropDown *tp_window_get_observe_dropdown (TpWindow         *self);
 GtkMenuButton *tp_window_get_main_menu_button (TpWindow       *self);

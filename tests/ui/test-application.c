@@ -516,6 +516,56 @@ test_application_quit_one_dialog (void)
   g_test_trap_assert_passed ();
 }
 
+static gboolean
+has_draft (gpointer data)
+{
+  return tp_document_get_draft_id (data) != NULL;
+}
+
+static gboolean
+recovered_toast_shown (gpointer data)
+{
+  GtkApplication *app = data;
+
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (TP_IS_WINDOW (l->data)
+        && g_strcmp0 (tp_window_get_toast (l->data), "Recovered 2 unsaved programs") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Drafts left by a session that ended without saving come back, each in
+ * its window, and a toast says how many. */
+static gboolean
+recovered_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+
+  g_assert_cmpuint (count_windows (app), ==, 2);
+  g_assert_true (tp_test_wait_until (recovered_toast_shown, app, 20));
+  quit_now (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_recovered_toast (void)
+{
+  if (g_test_subprocess ())
+    {
+      for (guint i = 0; i < 2; i++)
+        {
+          g_autoptr(TpDocument) document = tp_document_new ();
+
+          tp_document_set_text (document, i == 0 ? "a = parameter 1.0\n" : "b = parameter 2.0\n");
+          g_assert_true (tp_test_wait_until (has_draft, document, 20));
+        }
+      run_app_with_steps (recovered_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -527,6 +577,7 @@ main (int   argc,
   g_test_add_func ("/ui/application/open-twice", test_application_open_twice);
   g_test_add_func ("/ui/application/failed-open", test_application_failed_open);
   g_test_add_func ("/ui/application/quit-one-dialog", test_application_quit_one_dialog);
+  g_test_add_func ("/ui/application/recovered-toast", test_application_recovered_toast);
 
   return g_test_run ();
 }

@@ -1807,6 +1807,41 @@ test_window_export (void)
   g_test_trap_assert_passed ();
 }
 
+/* A new window opens at the size the last one closed at. */
+static void
+test_window_remembers_size (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GSettings) settings = tp_settings_new ();
+      TpWindow *window;
+      int width = 0, height = 0;
+
+      g_settings_set_int (settings, "window-width", 900);
+      g_settings_set_int (settings, "window-height", 640);
+      window = window_new_on_readme ();
+      gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+      g_assert_cmpint (width, ==, 900);
+      g_assert_cmpint (height, ==, 640);
+
+      gtk_window_present (GTK_WINDOW (window));
+      gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
+      gtk_window_close (GTK_WINDOW (window));
+      g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1100);
+      g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+      g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+      window = window_new_on_readme ();
+      gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+      g_assert_cmpint (width, ==, 1100);
+      g_assert_cmpint (height, ==, 700);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1833,6 +1868,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/dark-contrast", test_window_dark_contrast);
   g_test_add_func ("/ui/window/undo-keeps-sample", test_window_undo_keeps_sample);
   g_test_add_func ("/ui/window/export", test_window_export);
+  g_test_add_func ("/ui/window/remembers-size", test_window_remembers_size);
 
   return g_test_run ();
 }
