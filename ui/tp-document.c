@@ -1154,6 +1154,33 @@ tp_document_lines_for_node (TpDocument *self,
 
 /* {==== files ====} */
 
+/* The choices kept with a saved file, in its GIO metadata (as GNOME's
+ * text editor keeps a file's cursor): the target and the observed value,
+ * "" for the default.  Where the file system or the session keeps no
+ * metadata, the file opens with the defaults. */
+#define TP_METADATA_TARGET "metadata::topos-playground-target"
+#define TP_METADATA_OBSERVE "metadata::topos-playground-observe"
+
+static void
+tp_document_load_metadata_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TpDocument *self = g_task_get_source_object (task);
+  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (object), result, NULL);
+
+  if (info != NULL && g_file_info_has_attribute (info, TP_METADATA_TARGET))
+    {
+      const char *target = g_file_info_get_attribute_string (info, TP_METADATA_TARGET);
+      const char *observe = g_file_info_get_attribute_string (info, TP_METADATA_OBSERVE);
+
+      tp_document_set_target (self, target != NULL && target[0] != '\0' ? target : NULL);
+      tp_document_set_observe (self, observe != NULL && observe[0] != '\0' ? observe : NULL);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 tp_document_load_cb (GObject      *object,
                      GAsyncResult *result,
@@ -1193,7 +1220,13 @@ tp_document_load_cb (GObject      *object,
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
   tp_document_set_file (self, file);
   tp_document_queue_recompute (self, 0);
-  g_task_return_boolean (task, TRUE);
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_file_query_info_async (file, TP_METADATA_TARGET "," TP_METADATA_OBSERVE, G_FILE_QUERY_INFO_NONE,
+                             G_PRIORITY_DEFAULT, cancellable,
+                             tp_document_load_metadata_cb, g_steal_pointer (&task));
+  }
 }
 
 void
@@ -1240,6 +1273,18 @@ save_state_free (gpointer data)
   g_free (state);
 }
 
+/* The file is saved whether or not its metadata could be kept. */
+static void
+tp_document_save_metadata_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  g_file_set_attributes_finish (G_FILE (object), result, NULL, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 tp_document_save_cb (GObject      *object,
                      GAsyncResult *result,
@@ -1259,7 +1304,16 @@ tp_document_save_cb (GObject      *object,
   /* Only what was written is saved: edits made meanwhile stay modified. */
   if (state->text_serial == self->text_serial)
     gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
-  g_task_return_boolean (task, TRUE);
+  {
+    g_autoptr(GFileInfo) info = g_file_info_new ();
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_file_info_set_attribute_string (info, TP_METADATA_TARGET, self->target != NULL ? self->target : "");
+    g_file_info_set_attribute_string (info, TP_METADATA_OBSERVE, self->observe != NULL ? self->observe : "");
+    g_file_set_attributes_async (state->file, info, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
+                                 cancellable, tp_document_save_metadata_cb,
+                                 g_steal_pointer (&task));
+  }
 }
 
 /* Writes the text to @file (or the document's file) atomically: GIO
