@@ -444,7 +444,7 @@ tp_application_quit_action (GSimpleAction *action,
   for (GList *l = windows; l != NULL; l = l->next)
     if (TP_IS_WINDOW (l->data) && tp_document_get_modified (tp_window_get_document (l->data)))
       {
-        g_autofree char *title = tp_document_dup_title (tp_window_get_document (l->data));
+        g_autofree char *title = tp_window_dup_title (l->data);
 
         g_ptr_array_add (modified, g_object_ref (l->data));
         g_string_append_printf (titles, "%s“%s”", titles->len > 0 ? ", " : "", title);

@@ -28,19 +28,24 @@ static GParamSpec *properties[N_PROPS];
 
 /* {==== title and summary ====} */
 
+/* What the window shows: the file's name, else the sample's title. */
+char *
+tp_window_dup_title (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  if (tp_document_get_file (self->document) == NULL && self->sample_title != NULL)
+    return g_strdup (self->sample_title);
+  return tp_document_dup_title (self->document);
+}
+
 static void
 tp_window_update_title (TpWindow *self)
 {
-  g_autofree char *title = tp_document_dup_title (self->document);
+  g_autofree char *title = tp_window_dup_title (self);
   g_autofree char *full = NULL;
   GFile *file = tp_document_get_file (self->document);
   gboolean modified = tp_document_get_modified (self->document);
-
-  if (file == NULL && self->sample_title != NULL)
-    {
-      g_free (title);
-      title = g_strdup (self->sample_title);
-    }
   full = g_strdup_printf ("%s%s", modified ? "• " : "", title);
   gtk_label_set_label (self->title_label, full);
   if (file != NULL)

@@ -39,6 +39,7 @@ void        tp_window_set_focus_layout   (TpWindow            *self,
                                           TpPane               pane);
 gboolean    tp_window_get_focus_layout   (TpWindow            *self);
 const char *tp_window_get_summary        (TpWindow            *self);
+char       *tp_window_dup_title          (TpWindow            *self);
 const char *tp_window_get_toast          (TpWindow            *self);
 void        tp_window_show_toast         (TpWindow            *self,
                                           const char          *text);

@@ -223,6 +223,18 @@ shortcuts_hidden (gpointer data)
   return shown_shortcuts_window () == NULL;
 }
 
+static gboolean
+two_tp_windows (gpointer data)
+{
+  return count_windows (data) == 2;
+}
+
+static gboolean
+no_tp_window_left (gpointer data)
+{
+  return count_windows (data) == 0;
+}
+
 /* Ctrl+?, pressed with the focus in the editor, and the main menu's item
  * both open the Keyboard Shortcuts window, and the key types nothing. */
 static gboolean
@@ -254,10 +266,20 @@ shortcuts_window_steps_cb (gpointer data)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
   g_assert_true (tp_test_wait_until (shortcuts_shown, NULL, 20));
   gtk_window_close (shown_shortcuts_window ());
+  g_assert_true (tp_test_wait_until (shortcuts_hidden, NULL, 20));
 
-  while (gtk_application_get_windows (app) != NULL)
-    gtk_window_destroy (gtk_application_get_windows (app)->data);
-  g_application_quit (G_APPLICATION (app));
+  /* the application's own shortcuts work from the editor too: Ctrl+N
+   * opens a window, Ctrl+Q closes them all (nothing is unsaved) */
+  g_assert_true (tp_test_focus_window (window));
+  g_assert_true (gtk_widget_grab_focus (view));
+  g_assert_cmpuint (count_windows (app), ==, 1);
+  tp_test_press (NULL, "<Control>n");
+  g_assert_true (tp_test_wait_until (two_tp_windows, app, 20));
+  g_assert_true (tp_test_focus_window (window));
+  g_assert_true (gtk_widget_grab_focus (view));
+  tp_test_press (NULL, "<Control>q");
+  g_assert_true (tp_test_wait_until (no_tp_window_left, app, 20));
+  /* the playground quits by itself once its last window has gone */
   return G_SOURCE_REMOVE;
 }
 
@@ -473,6 +495,7 @@ quit_steps_cb (gpointer data)
   GtkApplication *app = data;
   guint n_dialogs = 0;
   g_autofree char *question = NULL;
+  g_autofree char *names = NULL;
   GtkWindow *dialog;
 
   g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
@@ -497,6 +520,9 @@ quit_steps_cb (gpointer data)
   g_assert_cmpuint (n_dialogs, ==, 1);
   g_object_get (dialog, "text", &question, NULL);
   g_assert_cmpstr (question, ==, "Save changes to 3 programs before quitting?");
+  g_object_get (dialog, "secondary-text", &names, NULL);
+  g_assert_cmpstr (names, ==, "“The README sample”, “The README sample”, “The README sample” have unsaved "
+                              "changes. If you don’t save, they will be lost.");
 
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
   g_assert_true (tp_test_wait_until (no_tp_window, app, 20));

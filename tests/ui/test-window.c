@@ -1842,6 +1842,89 @@ test_window_remembers_size (void)
   g_test_trap_assert_passed ();
 }
 
+static GtkWindow *
+shown_file_chooser (void)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data))
+      return l->data;
+  return NULL;
+}
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  return shown_file_chooser () != NULL;
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return *(TpWindow **) data == NULL;
+}
+
+static const struct
+{
+  const char *keys;
+  const char *title;
+} dialog_shortcuts[] = {
+  { "<Control>o", "Open a Program" },
+  { "<Control>s", "Save the Program" },
+  { "<Control><Shift>s", "Save the Program" },
+  { "<Control>e", "Export the Picture" },
+  { "<Control><Shift>e", "Export the Picture" },
+  { "<Control><Shift>m", "Export the StableHLO" },
+};
+
+/* Each shortcut that opens a file dialog does so from the editor and
+ * types nothing (one process a shortcut: GTK 4.8's file chooser reports
+ * a folder load cancelled by a quick close as an error dialog of its
+ * own, which would take the next key). */
+static void
+test_window_dialog_shortcut_from_editor (gconstpointer data)
+{
+  guint i = GPOINTER_TO_UINT (data);
+
+  if (g_test_subprocess ())
+    {
+      GtkWidget *view = NULL;
+      TpWindow *window = window_focused_in_editor (&view);
+      TpDocument *document = tp_window_get_document (window);
+      g_autofree char *sample = tp_document_dup_text (document);
+      g_autofree char *now = NULL;
+
+      g_assert_null (shown_file_chooser ());
+      tp_test_press (NULL, dialog_shortcuts[i].keys);
+      g_assert_true (tp_test_wait_until (file_chooser_shown, NULL, 20));
+      g_assert_cmpstr (gtk_window_get_title (shown_file_chooser ()), ==, dialog_shortcuts[i].title);
+      now = tp_document_dup_text (document);
+      g_assert_cmpstr (now, ==, sample);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* Ctrl+W from the editor closes the window. */
+static void
+test_window_close_shortcut_from_editor (void)
+{
+  if (g_test_subprocess ())
+    {
+      GtkWidget *view = NULL;
+      TpWindow *window = window_focused_in_editor (&view);
+
+      g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+      tp_test_press (NULL, "<Control>w");
+      g_assert_true (tp_test_wait_until (window_gone, &window, 20));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1869,6 +1952,13 @@ main (int   argc,
   g_test_add_func ("/ui/window/undo-keeps-sample", test_window_undo_keeps_sample);
   g_test_add_func ("/ui/window/export", test_window_export);
   g_test_add_func ("/ui/window/remembers-size", test_window_remembers_size);
+  for (guint i = 0; i < G_N_ELEMENTS (dialog_shortcuts); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/ui/window/dialog-shortcut-from-editor/%u", i);
+
+      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_window_dialog_shortcut_from_editor);
+    }
+  g_test_add_func ("/ui/window/close-shortcut-from-editor", test_window_close_shortcut_from_editor);
 
   return g_test_run ();
 }
