@@ -467,7 +467,20 @@ tp_window_font_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   int size = g_settings_get_int (self->settings, "font-size");
+  TpPictureView *picture = TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
+  /* With the keyboard in the picture, the same keys zoom it. */
+  if (focus != NULL && focus == tp_picture_view_get_canvas (picture))
+    {
+      if (g_str_equal (action_name, "win.font-larger"))
+        tp_picture_view_zoom_in (picture);
+      else if (g_str_equal (action_name, "win.font-smaller"))
+        tp_picture_view_zoom_out (picture);
+      else
+        tp_picture_view_zoom_fit (picture);
+      return;
+    }
   if (g_str_equal (action_name, "win.font-larger"))
     size = MIN (size + 1, 48);
   else if (g_str_equal (action_name, "win.font-smaller"))

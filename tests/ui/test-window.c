@@ -1925,6 +1925,51 @@ test_window_close_shortcut_from_editor (void)
   g_test_trap_assert_passed ();
 }
 
+/* With the keyboard in the picture, Ctrl+plus, Ctrl+minus and Ctrl+0
+ * zoom it (not the text) and the arrows pan it. */
+static void
+test_window_picture_keyboard (void)
+{
+  if (g_test_subprocess ())
+    {
+      GtkWidget *view = NULL;
+      TpWindow *window = window_focused_in_editor (&view);
+      TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
+      GtkWidget *canvas = tp_picture_view_get_canvas (picture);
+      g_autoptr(GSettings) settings = tp_settings_new ();
+      double fit, x0, y0, x1, y1;
+
+      g_assert_true (tp_test_wait_until (window_ready, window, 30));
+      g_assert_true (gtk_widget_grab_focus (canvas));
+      fit = tp_picture_view_get_scale (picture);
+      g_assert_cmpfloat (fit, >, 0);
+
+      tp_test_press (GTK_WIDGET (window), "<Control>plus");
+      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit * 1.25, 1e-9);
+      tp_test_press (GTK_WIDGET (window), "<Control>minus");
+      tp_test_press (GTK_WIDGET (window), "<Control>minus");
+      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit * 0.8, 1e-9);
+      g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 10);
+
+      tp_picture_view_get_offset (picture, &x0, &y0);
+      tp_test_press (GTK_WIDGET (window), "Right");
+      tp_test_press (GTK_WIDGET (window), "Down");
+      tp_picture_view_get_offset (picture, &x1, &y1);
+      g_assert_cmpfloat_with_epsilon (x1, x0 - 0.1 * gtk_widget_get_width (canvas), 1e-9);
+      g_assert_cmpfloat_with_epsilon (y1, y0 - 0.1 * gtk_widget_get_height (canvas), 1e-9);
+      g_assert_true (gtk_widget_has_focus (canvas));
+
+      tp_test_press (GTK_WIDGET (window), "<Control>0");
+      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit, 1e-9);
+      g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 10);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1959,6 +2004,7 @@ main (int   argc,
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_window_dialog_shortcut_from_editor);
     }
   g_test_add_func ("/ui/window/close-shortcut-from-editor", test_window_close_shortcut_from_editor);
+  g_test_add_func ("/ui/window/picture-keyboard", test_window_picture_keyboard);
 
   return g_test_run ();
 }
