@@ -162,10 +162,17 @@ tp_application_font_size_cb (TpApplication *self)
   /* Six readings share the width in the tiled layout: a point smaller
    * there keeps a plan line whole; one reading alone is shown larger, for
    * a projector. */
+  /* Presenting (F11): the whole screen, and everything half as large
+   * again, for the back of a classroom. */
   g_autofree char *css = g_strdup_printf ("textview.editor { font-size: %dpt; }\n"
                                           "textview.reading { font-size: %d.5pt; }\n"
-                                          "window.focus-layout textview.reading { font-size: %dpt; }\n",
-                                          size, MAX (size - 2, 5), size + 2);
+                                          "window.focus-layout textview.reading { font-size: %dpt; }\n"
+                                          "window.presenting { font-size: 1.5em; }\n"
+                                          "window.presenting textview.editor { font-size: %dpt; }\n"
+                                          "window.presenting textview.reading { font-size: %dpt; }\n"
+                                          "window.presenting.focus-layout textview.reading { font-size: %dpt; }\n",
+                                          size, MAX (size - 2, 5), size + 2,
+                                          size * 3 / 2, MAX (size - 2, 5) * 3 / 2, (size + 2) * 3 / 2);
 
   gtk_css_provider_load_from_data (self->font_css, css, -1);
 }

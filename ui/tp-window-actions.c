@@ -534,6 +534,7 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", tp_window_show_pane_action);
   gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
   gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
+  gtk_widget_class_install_property_action (widget_class, "win.presenting", "presenting");
   gtk_widget_class_install_action (widget_class, "win.copy-focused", NULL, tp_window_copy_focused_action);
   for (guint i = 0; i < G_N_ELEMENTS (fonts); i++)
     gtk_widget_class_install_action (widget_class, fonts[i], NULL, tp_window_font_action);
@@ -571,6 +572,7 @@ static const struct
   { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
   { GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-focused", NULL },
   { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
+  { GDK_KEY_F11, 0, "win.presenting", NULL },
   { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
   { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },
   { GDK_KEY_3, GDK_ALT_MASK, "win.show-pane", "plan" },

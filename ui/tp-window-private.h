@@ -61,6 +61,8 @@ struct _TpWindow
   guint updating_choices : 1;
   guint closing : 1;
   guint dark : 1;
+  guint presenting : 1;
+  guint was_fullscreen : 1;
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);

@@ -18,6 +18,7 @@ enum {
   PROP_0,
   PROP_EXACT,
   PROP_FOCUS_LAYOUT,
+  PROP_PRESENTING,
   N_PROPS
 };
 
@@ -334,6 +335,50 @@ tp_window_set_focus_layout (TpWindow *self,
   g_settings_set_enum (self->settings, "focus-pane", (int) pane);
   _tp_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_LAYOUT]);
+}
+
+/* Presenting (F11): the window takes the whole screen and every text is
+ * half as large again; F11 again (or leaving full screen) ends it. */
+void
+tp_window_set_presenting (TpWindow *self,
+                          gboolean  presenting)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  if (self->presenting == !!presenting)
+    return;
+  self->presenting = !!presenting;
+  if (presenting)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "presenting");
+      gtk_window_fullscreen (GTK_WINDOW (self));
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "presenting");
+      gtk_window_unfullscreen (GTK_WINDOW (self));
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTING]);
+}
+
+/* Leaving full screen some other way (the window manager) ends the
+ * presentation too. */
+static void
+tp_window_fullscreened_cb (TpWindow *self)
+{
+  gboolean fullscreen = gtk_window_is_fullscreen (GTK_WINDOW (self));
+
+  if (self->presenting && self->was_fullscreen && !fullscreen)
+    tp_window_set_presenting (self, FALSE);
+  self->was_fullscreen = !!fullscreen;
+}
+
+gboolean
+tp_window_get_presenting (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
+
+  return self->presenting;
 }
 
 gboolean
@@ -1045,6 +1090,9 @@ tp_window_get_property (GObject    *object,
     case PROP_FOCUS_LAYOUT:
       g_value_set_boolean (value, self->focus_layout);
       break;
+    case PROP_PRESENTING:
+      g_value_set_boolean (value, self->presenting);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1069,6 +1117,9 @@ tp_window_set_property (GObject      *object,
     case PROP_FOCUS_LAYOUT:
       if (self->focus_layout != g_value_get_boolean (value))
         tp_window_set_focus_layout (self, g_value_get_boolean (value), self->focus_pane);
+      break;
+    case PROP_PRESENTING:
+      tp_window_set_presenting (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1100,6 +1151,9 @@ tp_window_class_init (TpWindowClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_FOCUS_LAYOUT] =
     g_param_spec_boolean ("focus-layout", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PRESENTING] =
+    g_param_spec_boolean ("presenting", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1201,6 +1255,7 @@ tp_window_init (TpWindow *self)
                            G_CALLBACK (_tp_window_update_recent), self, G_CONNECT_SWAPPED);
 
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
+  g_signal_connect (self, "notify::fullscreened", G_CALLBACK (tp_window_fullscreened_cb), NULL);
   tp_window_watch_menu (self, self->recent_button, "Recent programs");
   tp_window_watch_menu (self, self->samples_button, "Samples");
   tp_window_watch_menu (self, self->primary_button, "Main menu");

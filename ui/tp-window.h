@@ -38,6 +38,9 @@ void        tp_window_set_focus_layout   (TpWindow            *self,
                                           gboolean             focus,
                                           TpPane               pane);
 gboolean    tp_window_get_focus_layout   (TpWindow            *self);
+void        tp_window_set_presenting     (TpWindow            *self,
+                                          gboolean             presenting);
+gboolean    tp_window_get_presenting     (TpWindow            *self);
 const char *tp_window_get_summary        (TpWindow            *self);
 char       *tp_window_dup_title          (TpWindow            *self);
 const char *tp_window_get_toast          (TpWindow            *self);

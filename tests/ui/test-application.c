@@ -5,6 +5,7 @@
  * D-Bus session bus (GTestDBus), never the desktop's. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -592,6 +593,77 @@ test_application_recovered_toast (void)
   g_test_trap_assert_passed ();
 }
 
+static double
+font_points (GtkWidget *widget)
+{
+  return pango_font_description_get_size (pango_context_get_font_description (gtk_widget_get_pango_context (widget)))
+         / (double) PANGO_SCALE;
+}
+
+typedef struct
+{
+  GtkWidget *view;
+  double points;
+} FontWait;
+
+static gboolean
+font_is (gpointer data)
+{
+  FontWait *w = data;
+
+  return fabs (font_points (w->view) - w->points) < 0.01;
+}
+
+/* F11, from the editor, presents: the window gets the presenting look
+ * and the program's text is half as large again; F11 again ends it. */
+static gboolean
+present_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  GtkWindow *window;
+  GtkWidget *view;
+  FontWait wait;
+  double normal;
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  window = gtk_application_get_active_window (app);
+  g_assert_true (tp_test_focus_window (window));
+  view = GTK_WIDGET (tp_editor_get_view (tp_window_get_editor (TP_WINDOW (window))));
+  g_assert_true (gtk_widget_grab_focus (view));
+  normal = font_points (view);
+  g_assert_cmpfloat (normal, >, 0);
+
+  tp_test_press (GTK_WIDGET (window), "F11");
+  g_assert_true (tp_window_get_presenting (TP_WINDOW (window)));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "presenting"));
+  wait.view = view;
+  wait.points = normal * 1.5;     /* 15pt for the default 10pt */
+  g_assert_true (tp_test_wait_until (font_is, &wait, 20));
+
+  g_assert_true (tp_test_focus_window (window));
+  g_assert_true (gtk_widget_grab_focus (view));
+  tp_test_press (GTK_WIDGET (window), "F11");
+  g_assert_false (tp_window_get_presenting (TP_WINDOW (window)));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presenting"));
+  wait.points = normal;
+  g_assert_true (tp_test_wait_until (font_is, &wait, 20));
+
+  quit_now (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_present (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (present_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -604,6 +676,7 @@ main (int   argc,
   g_test_add_func ("/ui/application/failed-open", test_application_failed_open);
   g_test_add_func ("/ui/application/quit-one-dialog", test_application_quit_one_dialog);
   g_test_add_func ("/ui/application/recovered-toast", test_application_recovered_toast);
+  g_test_add_func ("/ui/application/present", test_application_present);
 
   return g_test_run ();
 }
