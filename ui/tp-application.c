@@ -22,6 +22,7 @@
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-samples.h"
 #include "tp-window.h"
 
 extern void tp_register_resource (void);
@@ -494,8 +495,10 @@ tp_application_new_window_action (GSimpleAction *action,
 {
   TpApplication *self = user_data;
   TpWindow *window = tp_application_new_window (self);
+  g_autofree char *last = g_settings_get_string (self->settings, "last-sample");
 
-  tp_window_open_sample (window, "readme");
+  /* the sample last opened from the samples menu, else the README's */
+  tp_window_open_sample (window, tp_samples_lookup (last) != NULL ? last : "readme");
 }
 
 static void

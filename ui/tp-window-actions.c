@@ -35,6 +35,26 @@ filter_new (const char *name,
   return filter;
 }
 
+/* Where a file dialog starts: the folder of the program's file, else
+ * the user's documents (else home), never the folder the playground was
+ * started from. */
+static void
+tp_window_set_start_folder (TpWindow       *self,
+                            GtkFileChooser *chooser)
+{
+  GFile *file = tp_document_get_file (self->document);
+  g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+
+  if (folder == NULL)
+    {
+      const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+      folder = g_file_new_for_path (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR)
+                                      ? documents : g_get_home_dir ());
+    }
+  gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+}
+
 /* The window a file or sample should go to: this one when it holds
  * nothing worth keeping, else a new one. */
 static TpWindow *
@@ -82,6 +102,7 @@ tp_window_open_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
+  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   g_signal_connect (native, "response", G_CALLBACK (tp_window_open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -198,7 +219,10 @@ tp_window_run_save_as (TpWindow *self,
   if (file != NULL)
     gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
   else
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
+    {
+      tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
+    }
   g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
   g_signal_connect (native, "response", G_CALLBACK (tp_window_save_as_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
@@ -382,6 +406,7 @@ tp_window_export_action (GtkWidget  *widget,
                                         "_Export", "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
+  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
   if (g_str_equal (format, "png"))
     {

@@ -664,6 +664,36 @@ test_application_present (void)
   g_test_trap_assert_passed ();
 }
 
+/* New Window opens the sample last chosen from the samples menu. */
+static gboolean
+new_window_steps_cb (gpointer data)
+{
+  GtkApplication *app = data;
+  g_autoptr(GSettings) settings = tp_settings_new ();
+  GtkWindow *newest;
+
+  g_assert_true (tp_test_wait_until (first_window_ready, app, 20));
+  g_settings_set_string (settings, "last-sample", "dense-layer");
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  g_assert_cmpuint (count_windows (app), ==, 2);
+  newest = gtk_application_get_windows (app)->data;
+  g_assert_cmpstr (gtk_window_get_title (newest), ==, "A dense layer – Topos Playground");
+  quit_now (app);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_application_new_window_sample (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (new_window_steps_cb);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -677,6 +707,7 @@ main (int   argc,
   g_test_add_func ("/ui/application/quit-one-dialog", test_application_quit_one_dialog);
   g_test_add_func ("/ui/application/recovered-toast", test_application_recovered_toast);
   g_test_add_func ("/ui/application/present", test_application_present);
+  g_test_add_func ("/ui/application/new-window-sample", test_application_new_window_sample);
 
   return g_test_run ();
 }

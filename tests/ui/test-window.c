@@ -1860,6 +1860,15 @@ file_chooser_shown (gpointer data)
 }
 
 static gboolean
+chooser_has_folder (gpointer data)
+{
+  GtkWindow *chooser = shown_file_chooser ();
+  g_autoptr(GFile) folder = chooser != NULL ? gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (chooser)) : NULL;
+
+  return folder != NULL;
+}
+
+static gboolean
 window_gone (gpointer data)
 {
   return *(TpWindow **) data == NULL;
@@ -1899,6 +1908,22 @@ test_window_dialog_shortcut_from_editor (gconstpointer data)
       tp_test_press (NULL, dialog_shortcuts[i].keys);
       g_assert_true (tp_test_wait_until (file_chooser_shown, NULL, 20));
       g_assert_cmpstr (gtk_window_get_title (shown_file_chooser ()), ==, dialog_shortcuts[i].title);
+      {
+        /* a program with no file: the dialog starts in the documents
+         * folder (else home), not where the playground was started */
+        g_autoptr(GFile) folder = NULL;
+        g_autofree char *where = NULL;
+
+        g_assert_true (tp_test_wait_until (chooser_has_folder, NULL, 20));
+        folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (shown_file_chooser ()));
+        where = g_file_get_path (folder);
+        g_autofree char *cwd = g_get_current_dir ();
+        const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+        g_assert_cmpstr (where, !=, cwd);
+        g_assert_cmpstr (where, ==, documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR)
+                                      ? documents : g_get_home_dir ());
+      }
       now = tp_document_dup_text (document);
       g_assert_cmpstr (now, ==, sample);
       return;
