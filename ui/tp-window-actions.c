@@ -527,6 +527,14 @@ tp_window_recompute_action (GtkWidget  *widget,
 }
 
 static void
+tp_window_clear_recent_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  _tp_window_clear_recent (TP_WINDOW (widget));
+}
+
+static void
 tp_window_nothing_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *param)
@@ -551,6 +559,7 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", tp_window_open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", "s", tp_window_open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, tp_window_nothing_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, tp_window_clear_recent_action);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, tp_window_save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, tp_window_save_as_action);
   for (guint i = 0; i < G_N_ELEMENTS (exports); i++)

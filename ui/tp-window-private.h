@@ -68,6 +68,7 @@ struct _TpWindow
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
 void _tp_window_update_actions     (TpWindow       *self);
 void _tp_window_update_recent      (TpWindow       *self);
+void _tp_window_clear_recent       (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
 void _tp_window_add_shortcuts      (TpWindow       *self);
 

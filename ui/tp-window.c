@@ -456,7 +456,24 @@ _tp_window_update_recent (TpWindow *self)
   for (guint i = 0; i < tapes->len && i < 10; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (tapes, i);
-      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *where = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
+      const char *home = g_get_home_dir ();
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      /* two programs of the same name in different folders read apart */
+      if (home != NULL && g_str_has_prefix (where, home)
+          && (where[strlen (home)] == '\0' || where[strlen (home)] == '/'))
+        {
+          char *tilde = g_strconcat ("~", where + strlen (home), NULL);
+
+          g_free (where);
+          where = tilde;
+        }
+      label = g_strdup_printf ("%s — %s", gtk_recent_info_get_display_name (info), where);
+      item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
       g_menu_append_item (self->recent_section, item);
@@ -466,6 +483,30 @@ _tp_window_update_recent (TpWindow *self)
       g_autoptr(GMenuItem) item = g_menu_item_new ("No recent programs", "win.no-recent");
       g_menu_append_item (self->recent_section, item);
     }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-recent", tapes->len > 0);
+}
+
+/* Forgets every recent program (the recent list of other applications'
+ * files is left alone). */
+void
+_tp_window_clear_recent (TpWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GList *items = gtk_recent_manager_get_items (manager);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    if (g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".tape"))
+      gtk_recent_manager_remove_item (manager, gtk_recent_info_get_uri (l->data), NULL);
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* The recent programs' part of the recent menu (for tests). */
+GMenuModel *
+tp_window_get_recent_section (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return G_MENU_MODEL (self->recent_section);
 }
 
 /* {==== opening ====} */

@@ -1995,6 +1995,89 @@ test_window_picture_keyboard (void)
   g_test_trap_assert_passed ();
 }
 
+static char *
+recent_labels (TpWindow *window)
+{
+  GMenuModel *section = tp_window_get_recent_section (window);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  for (int i = 0; i < g_menu_model_get_n_items (section); i++)
+    {
+      char *label = NULL;
+
+      g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_ptr_array_add (labels, label);
+    }
+  g_ptr_array_sort (labels, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_add (labels, NULL);
+  return g_strjoinv ("|", (char **) labels->pdata);
+}
+
+typedef struct
+{
+  TpWindow *window;
+  const char *labels;
+} RecentWait;
+
+static gboolean
+recent_shows (gpointer data)
+{
+  RecentWait *w = data;
+  g_autofree char *labels = recent_labels (w->window);
+
+  return g_strcmp0 (labels, w->labels) == 0;
+}
+
+/* Recent programs of the same name read apart by their folders, and the
+ * list can be cleared. */
+static void
+test_window_recent (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *dir = g_dir_make_tmp ("topos-recent-XXXXXX", NULL);
+      g_autofree char *a = g_build_filename (dir, "a", NULL);
+      g_autofree char *b = g_build_filename (dir, "b", NULL);
+      g_autofree char *pa = g_build_filename (a, "prog.tape", NULL);
+      g_autofree char *pb = g_build_filename (b, "prog.tape", NULL);
+      g_autofree char *ua = g_filename_to_uri (pa, NULL, NULL);
+      g_autofree char *ub = g_filename_to_uri (pb, NULL, NULL);
+      g_autofree char *expected = g_strdup_printf ("prog.tape — %s|prog.tape — %s", a, b);
+      GtkRecentManager *manager = gtk_recent_manager_get_default ();
+      TpWindow *window;
+      RecentWait wait;
+
+      g_assert_cmpint (g_mkdir (a, 0700), ==, 0);
+      g_assert_cmpint (g_mkdir (b, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (pa, "a = parameter 1.0\n", -1, NULL));
+      g_assert_true (g_file_set_contents (pb, "b = parameter 1.0\n", -1, NULL));
+      window = window_new_on_readme ();
+      gtk_window_present (GTK_WINDOW (window));
+      wait.window = window;
+      wait.labels = "No recent programs";
+      g_assert_true (recent_shows (&wait));
+
+      g_assert_true (gtk_recent_manager_add_item (manager, ua));
+      g_assert_true (gtk_recent_manager_add_item (manager, ub));
+      wait.labels = expected;
+      g_assert_true (tp_test_wait_until (recent_shows, &wait, 20));
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-recent", NULL));
+      wait.labels = "No recent programs";
+      g_assert_true (tp_test_wait_until (recent_shows, &wait, 20));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_unlink (pa);
+      g_unlink (pb);
+      g_rmdir (a);
+      g_rmdir (b);
+      g_rmdir (dir);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2030,6 +2113,7 @@ main (int   argc,
     }
   g_test_add_func ("/ui/window/close-shortcut-from-editor", test_window_close_shortcut_from_editor);
   g_test_add_func ("/ui/window/picture-keyboard", test_window_picture_keyboard);
+  g_test_add_func ("/ui/window/recent", test_window_recent);
 
   return g_test_run ();
 }
