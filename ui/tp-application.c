@@ -415,7 +415,28 @@ tp_application_handle_local_options (GApplication *app,
       self->screenshot = g_strdup (screenshot);
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
+  /* A second launch with --style hands the style to the running
+   * playground, for the rest of its run (the setting is left alone). */
+  if (style != NULL && self->screenshot == NULL
+      && g_application_register (app, NULL, NULL) && g_application_get_is_remote (app))
+    g_action_group_activate_action (G_ACTION_GROUP (app), "style-for-run", g_variant_new_string (style));
   return -1;
+}
+
+static void
+tp_application_style_for_run_action (GSimpleAction *action,
+                                     GVariant      *param,
+                                     gpointer       user_data)
+{
+  TpApplication *self = user_data;
+  static const char *const styles[] = { "system", "light", "dark" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+    if (g_str_equal (g_variant_get_string (param, NULL), styles[i]))
+      {
+        self->style_override = (int) i;
+        tp_application_apply_style (self);
+      }
 }
 
 static void
@@ -528,6 +549,7 @@ tp_application_startup (GApplication *app)
     { .name = "quit", .activate = tp_application_quit_action },
     { .name = "new-window", .activate = tp_application_new_window_action },
     { .name = "about", .activate = tp_application_about_action },
+    { .name = "style-for-run", .activate = tp_application_style_for_run_action, .parameter_type = "s" },
   };
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *new_window_accels[] = { "<Control>n", NULL };

@@ -85,6 +85,15 @@ first_window_ready (gpointer data)
   return window != NULL && tp_window_get_ready (TP_WINDOW (window));
 }
 
+static gboolean
+prefers_dark (gpointer data)
+{
+  gboolean dark = FALSE;
+
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &dark, NULL);
+  return dark;
+}
+
 /* The steps, run inside the first instance's own g_application_run (an
  * idle after its activate), so it registers, serves the hand-off and
  * shuts down as the real one does. */
@@ -131,6 +140,18 @@ second_launch_steps_cb (gpointer data)
   g_subprocess_wait_async (h.child, NULL, child_done_cb, &h);
   g_assert_true (tp_test_wait_until (hand_off_done, &h, 30));
   g_assert_true (g_subprocess_get_successful (h.child));
+  g_assert_cmpuint (count_windows (app), ==, 2);
+
+  /* a second launch with --style dark makes the running one dark */
+  g_assert_false (prefers_dark (NULL));
+  g_clear_object (&h.child);
+  h.child_done = FALSE;
+  h.child = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("TP_PLAYGROUND"), "--style", "dark", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (h.child, NULL, child_done_cb, &h);
+  g_assert_true (tp_test_wait_until (hand_off_done, &h, 30));
+  g_assert_true (g_subprocess_get_successful (h.child));
+  g_assert_true (tp_test_wait_until (prefers_dark, NULL, 20));
   g_assert_cmpuint (count_windows (app), ==, 2);
 
   g_clear_object (&h.child);
