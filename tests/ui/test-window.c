@@ -1988,6 +1988,16 @@ test_window_picture_keyboard (void)
       g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit, 1e-9);
       g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 10);
 
+      /* a new program is shown fitted, not at the last one's zoom */
+      tp_test_press (GTK_WIDGET (window), "<Control>plus");
+      g_assert_cmpfloat (tp_picture_view_get_scale (picture), >, fit * 1.2);
+      tp_window_open_sample (window, "dense-layer");
+      tp_window_recompute_now (window);
+      g_assert_true (tp_test_wait_until (window_ready, window, 30));
+      fit = tp_picture_view_get_scale (picture);
+      tp_picture_view_zoom_fit (picture);
+      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit, 1e-9);
+
       gtk_window_destroy (GTK_WINDOW (window));
       return;
     }
