@@ -135,6 +135,7 @@ typedef struct
   TpCompiler *compiler;
   GWeakRef document;
   int generation;
+  guint text_serial;            /* the text's change count when asked */
 
   /* what to read */
   char *source;
@@ -271,6 +272,7 @@ struct _TpDocument
   int generation;               /* bumped by every change */
   int applied;                  /* the generation of the last result */
   guint text_serial;            /* bumped by every text change */
+  guint readings_serial;        /* the text_serial the readings are of */
   guint recompute_source;
   guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
   guint draft_source;
@@ -361,6 +363,7 @@ tp_document_apply_request (TpDocument *self,
     {
       g_clear_pointer (&self->readings, tp_readings_unref);
       self->readings = g_steal_pointer (&req->readings);
+      self->readings_serial = req->text_serial;
       tp_document_set_diagnostic (self, 0, 0, NULL);
       tp_document_set_stale (self, FALSE);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READINGS]);
@@ -383,6 +386,7 @@ tp_document_new_request (TpDocument *self)
   req->compiler = g_atomic_rc_box_acquire (self->compiler);
   g_weak_ref_init (&req->document, self);
   req->generation = self->generation;
+  req->text_serial = self->text_serial;
   gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (self->buffer), &start, &end);
   req->source = gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, TRUE);
   req->length = strlen (req->source);
@@ -1113,10 +1117,20 @@ tp_document_is_pristine (TpDocument *self)
 
 /* {==== statements and lines ====} */
 
+/* The readings' lines are those of the text they were read from: once
+ * the text has changed (a line half typed, refused; an edit not read
+ * yet), a line number no longer names the same statement. */
+static gboolean
+tp_document_lines_current (TpDocument *self)
+{
+  return self->readings != NULL && self->readings_serial == self->text_serial;
+}
+
 /**
  * tp_document_node_for_line:
  *
- * Returns: the node the statement on @line (1-based) binds, or -1.
+ * Returns: the node the statement on @line (1-based) binds, or -1 (also
+ *   while the readings are of an older text).
  */
 int
 tp_document_node_for_line (TpDocument *self,
@@ -1124,7 +1138,7 @@ tp_document_node_for_line (TpDocument *self,
 {
   g_return_val_if_fail (TP_IS_DOCUMENT (self), -1);
 
-  if (self->readings == NULL)
+  if (!tp_document_lines_current (self))
     return -1;
   for (guint k = 0; k < self->readings->n_names; k++)
     if (self->readings->names[k].line == line)
@@ -1146,7 +1160,7 @@ tp_document_lines_for_node (TpDocument *self,
 
   g_return_val_if_fail (TP_IS_DOCUMENT (self), lines);
 
-  for (guint k = 0; self->readings != NULL && node >= 0 && k < self->readings->n_names; k++)
+  for (guint k = 0; tp_document_lines_current (self) && node >= 0 && k < self->readings->n_names; k++)
     if ((int) self->readings->names[k].node == node)
       g_array_append_val (lines, self->readings->names[k].line);
   return lines;

@@ -2088,6 +2088,65 @@ test_window_recent (void)
   g_test_trap_assert_passed ();
 }
 
+static void
+cursor_to_line (TpDocument *document,
+                int         line)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, line - 1);
+  gtk_text_buffer_place_cursor (buffer, &iter);
+}
+
+/* While the text is refused, the cursor's line does not pick a node of
+ * the last good program by number (the lines have moved); once the text
+ * reads again, the statement under the cursor is selected without the
+ * cursor having to move. */
+static void
+test_window_stale_lines (void)
+{
+  if (g_test_subprocess ())
+    {
+      GtkWidget *view = NULL;
+      TpWindow *window = window_focused_in_editor (&view);
+      TpDocument *document = tp_window_get_document (window);
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+      GtkTextIter iter;
+      int w_node;
+
+      cursor_to_line (document, 2);           /* w = parameter 0.0 */
+      w_node = tp_document_get_selected_node (document);
+      g_assert_cmpint (w_node, >=, 0);
+      g_assert_cmpint (tp_document_node_for_line (document, 3), !=, w_node);
+
+      /* a half-typed line above: refused, and every line moves down */
+      gtk_text_buffer_get_start_iter (buffer, &iter);
+      gtk_text_buffer_insert_interactive (buffer, &iter, "q = \n", -1, TRUE);
+      tp_window_recompute_now (window);
+      g_assert_true (tp_document_get_stale (document));
+      cursor_to_line (document, 4);           /* x = input 2.0, was line 3 */
+      cursor_to_line (document, 3);           /* w, was line 2 */
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, -1);
+      g_assert_cmpint (tp_document_node_for_line (document, 3), ==, -1);
+
+      /* finished: it reads, and the cursor's statement is selected */
+      gtk_text_buffer_get_iter_at_line_offset (buffer, &iter, 0, 4);
+      gtk_text_buffer_insert_interactive (buffer, &iter, "input 1.0", -1, TRUE);
+      cursor_to_line (document, 3);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, -1);
+      tp_window_recompute_now (window);
+      g_assert_false (tp_document_get_stale (document));
+      g_assert_cmpint (tp_document_node_for_line (document, 3), >=, 0);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, tp_document_node_for_line (document, 3));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2124,6 +2183,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/close-shortcut-from-editor", test_window_close_shortcut_from_editor);
   g_test_add_func ("/ui/window/picture-keyboard", test_window_picture_keyboard);
   g_test_add_func ("/ui/window/recent", test_window_recent);
+  g_test_add_func ("/ui/window/stale-lines", test_window_stale_lines);
 
   return g_test_run ();
 }
