@@ -573,6 +573,7 @@ tp_window_load_cb (GObject      *object,
        * until it is read). */
       if (empty)
         {
+          gtk_window_set_title (GTK_WINDOW (dialog), "Topos Playground");
           if (app != NULL)
             gtk_window_set_application (GTK_WINDOW (dialog), app);
           self->closing = TRUE;

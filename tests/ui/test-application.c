@@ -489,6 +489,7 @@ failed_open_steps_cb (gpointer data)
   dialog = shown_message_dialog (&n_dialogs);
   g_assert_cmpuint (n_dialogs, ==, 1);
   g_assert_null (gtk_window_get_transient_for (dialog));
+  g_assert_cmpstr (gtk_window_get_title (dialog), ==, "Topos Playground");
   g_assert_true (tp_test_wait_until (one_tp_window, app, 20));
   g_assert_null (window_with_file (app, missing));
 
