@@ -27,7 +27,9 @@ enum
 {
   TP_LAYOUT_REQUEST_LAYOUT = 1,
   TP_LAYOUT_REQUEST_SVG = 2,
-  TP_LAYOUT_REQUEST_PNG = 3,
+  TP_LAYOUT_REQUEST_PNG = 3,          /* transparent, as `topos --png` */
+  TP_LAYOUT_REQUEST_PNG_LIGHT = 4,    /* over the light style's background */
+  TP_LAYOUT_REQUEST_PNG_DARK = 5,     /* over the dark style's */
 };
 
 /* The worker's executable, and the argument that makes it serve. */

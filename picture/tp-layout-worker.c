@@ -230,7 +230,7 @@ answer (guint32     kind,
   TpRenderOptions options = {
     .budget = kind == TP_LAYOUT_REQUEST_LAYOUT ? TP_PICTURE_BUDGET : 0,
     .svg = kind == TP_LAYOUT_REQUEST_SVG,
-    .draw = kind == TP_LAYOUT_REQUEST_PNG,
+    .draw = kind >= TP_LAYOUT_REQUEST_PNG,
     .xdot = kind == TP_LAYOUT_REQUEST_LAYOUT,
   };
   TpRender *render = tp_render_new (dot, &options);
@@ -281,7 +281,13 @@ answer (guint32     kind,
   else if (ok)
     {
       size_t length = 0;
-      unsigned char *png = tp_render_png (render, TP_LAYOUT_EXPORT_PNG_SCALE, NULL, &length);
+      /* The light and dark views' own backgrounds (RGBA), which the
+       * picture's colours are chosen to read on. */
+      static const double light[4] = { 1.0, 1.0, 1.0, 1.0 };
+      static const double dark[4] = { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0, 1.0 };
+      const double *background = kind == TP_LAYOUT_REQUEST_PNG_LIGHT ? light
+                                 : kind == TP_LAYOUT_REQUEST_PNG_DARK ? dark : NULL;
+      unsigned char *png = tp_render_png (render, TP_LAYOUT_EXPORT_PNG_SCALE, background, &length);
 
       ok = png != NULL;
       if (ok)
@@ -330,7 +336,7 @@ serve (void)
 
       if (!read_all (STDIN_FILENO, head, sizeof head))
         return 0;
-      if (head[0] < TP_LAYOUT_REQUEST_LAYOUT || head[0] > TP_LAYOUT_REQUEST_PNG
+      if (head[0] < TP_LAYOUT_REQUEST_LAYOUT || head[0] > TP_LAYOUT_REQUEST_PNG_DARK
           || head[1] > TP_LAYOUT_MAX_DOT_BYTES || (dot = malloc ((gsize) head[1] + 1)) == NULL)
         return 1;
       if (!read_all (STDIN_FILENO, dot, head[1]))

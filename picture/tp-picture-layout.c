@@ -691,7 +691,8 @@ tp_picture_export_async (const char          *dot,
   g_return_if_fail (G_IS_FILE (file));
 
   g_task_set_source_tag (task, tp_picture_export_async);
-  if (g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "png") != 0)
+  if (g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "png") != 0
+      && g_strcmp0 (format, "png-light") != 0 && g_strcmp0 (format, "png-dark") != 0)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                "pictures are exported as SVG or PNG");
@@ -704,7 +705,10 @@ tp_picture_export_async (const char          *dot,
       return;
     }
   job = g_new0 (Job, 1);
-  job->kind = g_str_equal (format, "svg") ? TP_LAYOUT_REQUEST_SVG : TP_LAYOUT_REQUEST_PNG;
+  job->kind = g_str_equal (format, "svg") ? TP_LAYOUT_REQUEST_SVG
+              : g_str_equal (format, "png-light") ? TP_LAYOUT_REQUEST_PNG_LIGHT
+              : g_str_equal (format, "png-dark") ? TP_LAYOUT_REQUEST_PNG_DARK
+              : TP_LAYOUT_REQUEST_PNG;
   job->task = g_steal_pointer (&task);
   job->dot = g_strdup (dot);
   job->file = g_object_ref (file);

@@ -54,7 +54,8 @@ TpPictureLayout *tp_picture_layout_new_finish   (GAsyncResult         *result,
 
 /* Writes the picture of @dot as "svg" or "png" to @file, atomically; the
  * bytes are those `topos --svg` and `topos --png` write for the same
- * program. */
+ * program.  "png-light" and "png-dark" draw the PNG over the light or
+ * the dark view's background instead of a transparent one (for slides). */
 void             tp_picture_export_async        (const char           *dot,
                                                  const char           *format,
                                                  GFile                *file,

@@ -14,10 +14,15 @@
  * it is drawn with (tp-style.h). */
 #include "config.h"
 
+#include <string.h>
+
+#include <glib/gstdio.h>
+
 #include <gtksourceview/gtksource.h>
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-samples.h"
 #include "tp-window.h"
 
 extern void tp_register_resource (void);
@@ -39,6 +44,50 @@ struct _TpApplication
 
 G_DEFINE_FINAL_TYPE (TpApplication, tp_application, GTK_TYPE_APPLICATION)
 
+/* The resources, once.  GtkApplication's own startup looks for
+ * gtk/help-overlay.ui under the resource base path (the Keyboard
+ * Shortcuts window and Ctrl+?), so they are registered before it runs. */
+static void
+tp_ui_register_resources (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      tp_register_resource ();
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* The playground's own style scheme (topos-dark) ships in the resources,
+ * but GtkSourceView reads schemes only from folders: it is written once
+ * to the user's cache folder and that folder added to the search path.
+ * Should that fail, the dark style falls back to Adwaita Dark. */
+static void
+tp_ui_add_style_schemes (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "topos-playground", "styles", NULL);
+  g_autofree char *path = g_build_filename (dir, "topos-dark.xml", NULL);
+  g_autoptr(GBytes) scheme = g_resources_lookup_data (TP_RESOURCE_PREFIX "/styles/topos-dark.xml",
+                                                      G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autofree char *old = NULL;
+  gsize old_length = 0;
+  gsize length = 0;
+  const char *data;
+
+  if (scheme == NULL)
+    return;
+  data = g_bytes_get_data (scheme, &length);
+  if (!g_file_get_contents (path, &old, &old_length, NULL)
+      || old_length != length || memcmp (old, data, length) != 0)
+    {
+      if (g_mkdir_with_parents (dir, 0700) != 0
+          || !g_file_set_contents (path, data, (gssize) length, NULL))
+        return;
+    }
+  gtk_source_style_scheme_manager_prepend_search_path (gtk_source_style_scheme_manager_get_default (), dir);
+}
+
 void
 tp_ui_init (void)
 {
@@ -53,7 +102,7 @@ tp_ui_init (void)
       GtkCssProvider *css;
       GdkDisplay *display = gdk_display_get_default ();
 
-      tp_register_resource ();
+      tp_ui_register_resources ();
       gtk_source_init ();
       languages = gtk_source_language_manager_get_default ();
       old_path = gtk_source_language_manager_get_search_path (languages);
@@ -61,6 +110,7 @@ tp_ui_init (void)
       g_strv_builder_addv (path, (const char **) old_path);
       new_path = g_strv_builder_end (path);
       gtk_source_language_manager_set_search_path (languages, (const char * const *) new_path);
+      tp_ui_add_style_schemes ();
 
       if (display != NULL)
         {
@@ -113,10 +163,17 @@ tp_application_font_size_cb (TpApplication *self)
   /* Six readings share the width in the tiled layout: a point smaller
    * there keeps a plan line whole; one reading alone is shown larger, for
    * a projector. */
+  /* Presenting (F11): the whole screen, and everything half as large
+   * again, for the back of a classroom. */
   g_autofree char *css = g_strdup_printf ("textview.editor { font-size: %dpt; }\n"
                                           "textview.reading { font-size: %d.5pt; }\n"
-                                          "window.focus-layout textview.reading { font-size: %dpt; }\n",
-                                          size, MAX (size - 2, 5), size + 2);
+                                          "window.focus-layout textview.reading { font-size: %dpt; }\n"
+                                          "window.presenting { font-size: 1.5em; }\n"
+                                          "window.presenting textview.editor { font-size: %dpt; }\n"
+                                          "window.presenting textview.reading { font-size: %dpt; }\n"
+                                          "window.presenting.focus-layout textview.reading { font-size: %dpt; }\n",
+                                          size, MAX (size - 2, 5), size + 2,
+                                          size * 3 / 2, MAX (size - 2, 5) * 3 / 2, (size + 2) * 3 / 2);
 
   gtk_css_provider_load_from_data (self->font_css, css, -1);
 }
@@ -270,18 +327,30 @@ tp_application_activate (GApplication *app)
       gtk_window_present (active);
       return;
     }
-  /* Edits that were never saved come back first. */
+  /* Edits that were never saved come back first, and a toast says so. */
   if (self->screenshot == NULL)
     {
+      guint n_restored = 0;
+
       drafts = tp_document_list_drafts ();
       for (guint i = 0; drafts[i] != NULL; i++)
         {
           TpWindow *w = tp_application_new_window (self);
 
           if (tp_window_restore_draft (w, drafts[i]))
-            window = w;
+            {
+              window = w;
+              n_restored++;
+            }
           else
             gtk_window_destroy (GTK_WINDOW (w));
+        }
+      if (n_restored > 0)
+        {
+          g_autofree char *said = n_restored == 1 ? g_strdup ("Recovered 1 unsaved program")
+                                                  : g_strdup_printf ("Recovered %u unsaved programs", n_restored);
+
+          tp_window_show_toast (window, said);
         }
     }
   if (window == NULL)
@@ -303,6 +372,9 @@ tp_application_open (GApplication  *app,
 
   for (int i = 0; i < n_files; i++)
     {
+      /* a file that is open already: its window comes forward */
+      if (tp_window_present_for_file (GTK_APPLICATION (app), files[i]))
+        continue;
       window = tp_application_new_window (self);
       tp_window_open_file (window, files[i]);
     }
@@ -343,21 +415,98 @@ tp_application_handle_local_options (GApplication *app,
       self->screenshot = g_strdup (screenshot);
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
+  /* A second launch with --style hands the style to the running
+   * playground, for the rest of its run (the setting is left alone). */
+  if (style != NULL && self->screenshot == NULL
+      && g_application_register (app, NULL, NULL) && g_application_get_is_remote (app))
+    g_action_group_activate_action (G_ACTION_GROUP (app), "style-for-run", g_variant_new_string (style));
   return -1;
 }
 
+static void
+tp_application_style_for_run_action (GSimpleAction *action,
+                                     GVariant      *param,
+                                     gpointer       user_data)
+{
+  TpApplication *self = user_data;
+  static const char *const styles[] = { "system", "light", "dark" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+    if (g_str_equal (g_variant_get_string (param, NULL), styles[i]))
+      {
+        self->style_override = (int) i;
+        tp_application_apply_style (self);
+      }
+}
+
+static void
+tp_application_quit_response_cb (GtkDialog *dialog,
+                                 int        response,
+                                 GPtrArray *modified)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  for (guint i = 0; i < modified->len && response != GTK_RESPONSE_CANCEL
+                    && response != GTK_RESPONSE_DELETE_EVENT; i++)
+    {
+      TpWindow *window = g_ptr_array_index (modified, i);
+
+      if (response == GTK_RESPONSE_ACCEPT)
+        tp_window_save_and_close (window);
+      else
+        tp_window_discard_and_close (window);
+    }
+}
+
+/* Closes every window.  With unsaved changes in more than one, a single
+ * dialog asks about all of them (not one stacked dialog a window). */
 static void
 tp_application_quit_action (GSimpleAction *action,
                             GVariant      *param,
                             gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  GList *windows = g_list_copy (gtk_application_get_windows (app));
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (app));
+  GPtrArray *modified = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GString) titles = g_string_new (NULL);
+  GtkWidget *dialog;
 
-  /* Each window asks about its own unsaved changes. */
   for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_close (l->data);
-  g_list_free (windows);
+    if (TP_IS_WINDOW (l->data) && tp_document_get_modified (tp_window_get_document (l->data)))
+      {
+        g_autofree char *title = tp_window_dup_title (l->data);
+
+        g_ptr_array_add (modified, g_object_ref (l->data));
+        g_string_append_printf (titles, "%s“%s”", titles->len > 0 ? ", " : "", title);
+      }
+  /* the windows with nothing to ask about close at once; one with
+   * unsaved changes asks for itself */
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (modified->len != 1 ? !g_ptr_array_find (modified, l->data, NULL) : TRUE)
+      gtk_window_close (l->data);
+  if (modified->len < 2)
+    {
+      g_ptr_array_unref (modified);
+      return;
+    }
+  dialog = gtk_message_dialog_new (g_ptr_array_index (modified, 0), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "Save changes to %u programs before quitting?", modified->len);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            "%s have unsaved changes. If you don’t save, they will be lost.",
+                                            titles->str);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          "_Cancel", GTK_RESPONSE_CANCEL,
+                          "_Discard All", GTK_RESPONSE_REJECT,
+                          "_Save All", GTK_RESPONSE_ACCEPT,
+                          NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT),
+                            "destructive-action");
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT),
+                            "suggested-action");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (tp_application_quit_response_cb),
+                         modified, (GClosureNotify) (void (*) (void)) g_ptr_array_unref, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -367,8 +516,10 @@ tp_application_new_window_action (GSimpleAction *action,
 {
   TpApplication *self = user_data;
   TpWindow *window = tp_application_new_window (self);
+  g_autofree char *last = g_settings_get_string (self->settings, "last-sample");
 
-  tp_window_open_sample (window, "readme");
+  /* the sample last opened from the samples menu, else the README's */
+  tp_window_open_sample (window, tp_samples_lookup (last) != NULL ? last : "readme");
 }
 
 static void
@@ -398,10 +549,12 @@ tp_application_startup (GApplication *app)
     { .name = "quit", .activate = tp_application_quit_action },
     { .name = "new-window", .activate = tp_application_new_window_action },
     { .name = "about", .activate = tp_application_about_action },
+    { .name = "style-for-run", .activate = tp_application_style_for_run_action, .parameter_type = "s" },
   };
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *new_window_accels[] = { "<Control>n", NULL };
 
+  tp_ui_register_resources ();
   G_APPLICATION_CLASS (tp_application_parent_class)->startup (app);
 
   tp_ui_init ();

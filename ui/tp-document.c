@@ -136,6 +136,7 @@ typedef struct
   TpCompiler *compiler;
   GWeakRef document;
   int generation;
+  guint text_serial;            /* the text's change count when asked */
 
   /* what to read */
   char *source;
@@ -272,6 +273,7 @@ struct _TpDocument
   int generation;               /* bumped by every change */
   int applied;                  /* the generation of the last result */
   guint text_serial;            /* bumped by every text change */
+  guint readings_serial;        /* the text_serial the readings are of */
   guint recompute_source;
   guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
   guint draft_source;
@@ -362,6 +364,7 @@ tp_document_apply_request (TpDocument *self,
     {
       g_clear_pointer (&self->readings, tp_readings_unref);
       self->readings = g_steal_pointer (&req->readings);
+      self->readings_serial = req->text_serial;
       tp_document_set_diagnostic (self, 0, 0, NULL);
       tp_document_set_stale (self, FALSE);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READINGS]);
@@ -384,6 +387,7 @@ tp_document_new_request (TpDocument *self)
   req->compiler = g_atomic_rc_box_acquire (self->compiler);
   g_weak_ref_init (&req->document, self);
   req->generation = self->generation;
+  req->text_serial = self->text_serial;
   gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (self->buffer), &start, &end);
   req->source = gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, TRUE);
   req->length = strlen (req->source);
@@ -609,7 +613,10 @@ tp_document_restore_draft (TpDocument  *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   self->loading = TRUE;
+  /* the draft is where the window starts: Ctrl+Z does not empty it */
+  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
+  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   self->loading = FALSE;
   if (uri != NULL)
     {
@@ -1111,10 +1118,20 @@ tp_document_is_pristine (TpDocument *self)
 
 /* {==== statements and lines ====} */
 
+/* The readings' lines are those of the text they were read from: once
+ * the text has changed (a line half typed, refused; an edit not read
+ * yet), a line number no longer names the same statement. */
+static gboolean
+tp_document_lines_current (TpDocument *self)
+{
+  return self->readings != NULL && self->readings_serial == self->text_serial;
+}
+
 /**
  * tp_document_node_for_line:
  *
- * Returns: the node the statement on @line (1-based) binds, or -1.
+ * Returns: the node the statement on @line (1-based) binds, or -1 (also
+ *   while the readings are of an older text).
  */
 int
 tp_document_node_for_line (TpDocument *self,
@@ -1122,7 +1139,7 @@ tp_document_node_for_line (TpDocument *self,
 {
   g_return_val_if_fail (TP_IS_DOCUMENT (self), -1);
 
-  if (self->readings == NULL)
+  if (!tp_document_lines_current (self))
     return -1;
   for (guint k = 0; k < self->readings->n_names; k++)
     if (self->readings->names[k].line == line)
@@ -1144,13 +1161,40 @@ tp_document_lines_for_node (TpDocument *self,
 
   g_return_val_if_fail (TP_IS_DOCUMENT (self), lines);
 
-  for (guint k = 0; self->readings != NULL && node >= 0 && k < self->readings->n_names; k++)
+  for (guint k = 0; tp_document_lines_current (self) && node >= 0 && k < self->readings->n_names; k++)
     if ((int) self->readings->names[k].node == node)
       g_array_append_val (lines, self->readings->names[k].line);
   return lines;
 }
 
 /* {==== files ====} */
+
+/* The choices kept with a saved file, in its GIO metadata (as GNOME's
+ * text editor keeps a file's cursor): the target and the observed value,
+ * "" for the default.  Where the file system or the session keeps no
+ * metadata, the file opens with the defaults. */
+#define TP_METADATA_TARGET "metadata::topos-playground-target"
+#define TP_METADATA_OBSERVE "metadata::topos-playground-observe"
+
+static void
+tp_document_load_metadata_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  TpDocument *self = g_task_get_source_object (task);
+  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (object), result, NULL);
+
+  if (info != NULL && g_file_info_has_attribute (info, TP_METADATA_TARGET))
+    {
+      const char *target = g_file_info_get_attribute_string (info, TP_METADATA_TARGET);
+      const char *observe = g_file_info_get_attribute_string (info, TP_METADATA_OBSERVE);
+
+      tp_document_set_target (self, target != NULL && target[0] != '\0' ? target : NULL);
+      tp_document_set_observe (self, observe != NULL && observe[0] != '\0' ? observe : NULL);
+    }
+  g_task_return_boolean (task, TRUE);
+}
 
 static void
 tp_document_load_cb (GObject      *object,
@@ -1191,7 +1235,13 @@ tp_document_load_cb (GObject      *object,
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
   tp_document_set_file (self, file);
   tp_document_queue_recompute (self, 0);
-  g_task_return_boolean (task, TRUE);
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_file_query_info_async (file, TP_METADATA_TARGET "," TP_METADATA_OBSERVE, G_FILE_QUERY_INFO_NONE,
+                             G_PRIORITY_DEFAULT, cancellable,
+                             tp_document_load_metadata_cb, g_steal_pointer (&task));
+  }
 }
 
 void
@@ -1238,6 +1288,18 @@ save_state_free (gpointer data)
   g_free (state);
 }
 
+/* The file is saved whether or not its metadata could be kept. */
+static void
+tp_document_save_metadata_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+
+  g_file_set_attributes_finish (G_FILE (object), result, NULL, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 tp_document_save_cb (GObject      *object,
                      GAsyncResult *result,
@@ -1257,11 +1319,22 @@ tp_document_save_cb (GObject      *object,
   /* Only what was written is saved: edits made meanwhile stay modified. */
   if (state->text_serial == self->text_serial)
     gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
-  g_task_return_boolean (task, TRUE);
+  {
+    g_autoptr(GFileInfo) info = g_file_info_new ();
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_file_info_set_attribute_string (info, TP_METADATA_TARGET, self->target != NULL ? self->target : "");
+    g_file_info_set_attribute_string (info, TP_METADATA_OBSERVE, self->observe != NULL ? self->observe : "");
+    g_file_set_attributes_async (state->file, info, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
+                                 cancellable, tp_document_save_metadata_cb,
+                                 g_steal_pointer (&task));
+  }
 }
 
 /* Writes the text to @file (or the document's file) atomically: GIO
- * writes a temporary file beside it and renames it over the old one. */
+ * writes a temporary file beside it and renames it over the old one.
+ * A text file ends with a newline: one is added when the text has none
+ * (the text in the editor stays as it is). */
 void
 tp_document_save_async (TpDocument          *self,
                         GFile               *file,
@@ -1288,6 +1361,13 @@ tp_document_save_async (TpDocument          *self,
       return;
     }
   text = tp_document_dup_text (self);
+  if (text[0] != '\0' && !g_str_has_suffix (text, "\n"))
+    {
+      char *ended = g_strconcat (text, "\n", NULL);
+
+      g_free (text);
+      text = ended;
+    }
   state = g_new0 (SaveState, 1);
   state->file = g_object_ref (file);
   state->bytes = g_bytes_new_take (text, strlen (text));

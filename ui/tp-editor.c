@@ -250,6 +250,9 @@ tp_editor_set_document (TpEditor   *self,
                                G_CALLBACK (tp_editor_update_diagnostic), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::selected-node",
                                G_CALLBACK (tp_editor_show_selected), self, G_CONNECT_SWAPPED);
+      /* new readings: the statement under the cursor may name a node now */
+      g_signal_connect_object (document, "notify::readings",
+                               G_CALLBACK (tp_editor_cursor_moved_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (buffer, "notify::cursor-position",
                                G_CALLBACK (tp_editor_cursor_moved_cb), self, G_CONNECT_SWAPPED);
       tp_editor_apply_style (self);

@@ -461,6 +461,20 @@ tp_picture_view_readings_cb (TpPictureView *self)
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   const char *dot = readings != NULL ? tp_readings_get_text (readings, TP_READING_DOT) : "";
 
+  /* What the picture shows, for a screen reader: the engine's summary
+   * and its spec, one line a node. */
+  if (readings != NULL)
+    {
+      g_autofree char *alternative = g_strconcat (tp_readings_get_text (readings, TP_READING_SUMMARY),
+                                                  tp_readings_get_text (readings, TP_READING_SPEC), NULL);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, alternative,
+                                      -1);
+    }
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->canvas), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
   if (g_strcmp0 (dot, self->dot) == 0 && dot[0] != '\0')
     return;
   g_free (self->dot);
@@ -557,20 +571,97 @@ tp_picture_view_zoom_at (TpPictureView *self,
   tp_picture_view_moved (self);
 }
 
-static void
-tp_picture_view_zoom_in_cb (TpPictureView *self)
+/* Zooms about the middle of the canvas (the buttons, and Ctrl+plus or
+ * Ctrl+minus while the picture has the keyboard focus). */
+void
+tp_picture_view_zoom_in (TpPictureView *self)
 {
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
   tp_picture_view_zoom_at (self, 1.25,
                            gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
                            gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
 }
 
-static void
-tp_picture_view_zoom_out_cb (TpPictureView *self)
+void
+tp_picture_view_zoom_out (TpPictureView *self)
 {
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
   tp_picture_view_zoom_at (self, 0.8,
                            gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
                            gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
+}
+
+static void
+tp_picture_view_zoom_in_cb (TpPictureView *self)
+{
+  tp_picture_view_zoom_in (self);
+}
+
+static void
+tp_picture_view_zoom_out_cb (TpPictureView *self)
+{
+  tp_picture_view_zoom_out (self);
+}
+
+/* The arrows pan the picture that has the keyboard focus, a tenth of
+ * the canvas a press (Shift: half). */
+static gboolean
+tp_picture_view_key_cb (TpPictureView         *self,
+                        guint                  keyval,
+                        guint                  keycode,
+                        GdkModifierType        state,
+                        GtkEventControllerKey *controller)
+{
+  double scale, ox, oy, dx = 0, dy = 0;
+  double step = (state & GDK_SHIFT_MASK) ? 0.5 : 0.1;
+
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      dx = 1;
+      break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      dx = -1;
+      break;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      dy = 1;
+      break;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      dy = -1;
+      break;
+    default:
+      return FALSE;
+    }
+  if (self->layout == NULL)
+    return TRUE;
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  self->scale = scale;
+  self->offset_x = ox + dx * step * gtk_widget_get_width (GTK_WIDGET (self->canvas));
+  self->offset_y = oy + dy * step * gtk_widget_get_height (GTK_WIDGET (self->canvas));
+  self->fit = FALSE;
+  tp_picture_view_moved (self);
+  return TRUE;
+}
+
+/* Where the picture's origin is on the canvas, in widget pixels. */
+void
+tp_picture_view_get_offset (TpPictureView *self,
+                            double        *x,
+                            double        *y)
+{
+  double scale;
+
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  tp_picture_view_get_transform (self, &scale, x, y);
 }
 
 static void
@@ -1050,6 +1141,13 @@ tp_picture_view_init (TpPictureView *self)
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_object (scroll, "scroll", G_CALLBACK (tp_picture_view_scroll_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->canvas), scroll);
+
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tp_picture_view_key_cb), self, G_CONNECT_SWAPPED);
+    gtk_widget_add_controller (GTK_WIDGET (self->canvas), keys);
+  }
 
   drag = gtk_gesture_drag_new ();
   g_signal_connect_object (drag, "drag-begin", G_CALLBACK (tp_picture_view_drag_begin_cb), self, G_CONNECT_SWAPPED);

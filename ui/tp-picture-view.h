@@ -20,6 +20,11 @@ TpDocument *tp_picture_view_get_document   (TpPictureView *self);
 gboolean    tp_picture_view_get_busy       (TpPictureView *self);
 gboolean    tp_picture_view_has_picture    (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);
+void        tp_picture_view_zoom_in        (TpPictureView *self);
+void        tp_picture_view_zoom_out       (TpPictureView *self);
+void        tp_picture_view_get_offset     (TpPictureView *self,
+                                            double        *x,
+                                            double        *y);
 void        tp_picture_view_set_presenting (TpPictureView *self,
                                             gboolean       presenting);
 gboolean    tp_picture_view_get_degraded   (TpPictureView *self);

@@ -14,12 +14,14 @@ static const TpPalette light = {
 
 /* Lighter inks and stronger washes: on a dark page a pale tint vanishes
  * and a dark ink does not read. */
+/* Dark highlights are kept dim so that every colour of the topos-dark
+ * scheme keeps a contrast of 4.5:1 on them (tests/ui checks it). */
 static const TpPalette dark = {
-  .derived = "#f5a25b",
-  .summary = "#a0a0a0",
-  .kept = "rgba(98,160,234,0.26)",
-  .selected = "rgba(229,165,10,0.34)",
-  .selected_ref = "rgba(229,165,10,0.55)",
+  .derived = "#ffbe6f",
+  .summary = "#c0bfbc",
+  .kept = "rgba(98,160,234,0.18)",
+  .selected = "rgba(229,165,10,0.18)",
+  .selected_ref = "rgba(229,165,10,0.26)",
   .error = "#ff7b63",
 };
 
@@ -48,7 +50,7 @@ tp_style_apply_scheme (GtkSourceBuffer *buffer,
 {
   GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
   static const char *const light_ids[] = { "Adwaita", "classic", NULL };
-  static const char *const dark_ids[] = { "Adwaita-dark", "classic-dark", "oblivion", NULL };
+  static const char *const dark_ids[] = { "topos-dark", "Adwaita-dark", "classic-dark", "oblivion", NULL };
   const char *const *ids = is_dark ? dark_ids : light_ids;
   GtkSourceStyleScheme *scheme = NULL;
 

@@ -1149,6 +1149,13 @@ tp_text_pane_set_pane (TpTextPane *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, tp_pane_get_title (pane),
                                   -1);
+  {
+    g_autofree char *copy = g_strdup_printf ("Copy the %s reading", tp_pane_get_title (pane));
+    g_autofree char *alone = g_strdup_printf ("Show the %s reading alone", tp_pane_get_title (pane));
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, copy, -1);
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->focus_button), GTK_ACCESSIBLE_PROPERTY_LABEL, alone, -1);
+  }
 }
 
 void

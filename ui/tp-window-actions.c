@@ -35,6 +35,26 @@ filter_new (const char *name,
   return filter;
 }
 
+/* Where a file dialog starts: the folder of the program's file, else
+ * the user's documents (else home), never the folder the playground was
+ * started from. */
+static void
+tp_window_set_start_folder (TpWindow       *self,
+                            GtkFileChooser *chooser)
+{
+  GFile *file = tp_document_get_file (self->document);
+  g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+
+  if (folder == NULL)
+    {
+      const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+      folder = g_file_new_for_path (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR)
+                                      ? documents : g_get_home_dir ());
+    }
+  gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+}
+
 /* The window a file or sample should go to: this one when it holds
  * nothing worth keeping, else a new one. */
 static TpWindow *
@@ -60,7 +80,7 @@ tp_window_open_response_cb (GtkNativeDialog *native,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
 
-      if (file != NULL)
+      if (file != NULL && !tp_window_present_for_file (gtk_window_get_application (GTK_WINDOW (self)), file))
         tp_window_open_file (tp_window_target_window (self), file);
     }
   gtk_native_dialog_destroy (native);
@@ -82,6 +102,7 @@ tp_window_open_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
+  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   g_signal_connect (native, "response", G_CALLBACK (tp_window_open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -94,7 +115,8 @@ tp_window_open_recent_action (GtkWidget  *widget,
   TpWindow *self = TP_WINDOW (widget);
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
 
-  tp_window_open_file (tp_window_target_window (self), file);
+  if (!tp_window_present_for_file (gtk_window_get_application (GTK_WINDOW (self)), file))
+    tp_window_open_file (tp_window_target_window (self), file);
 }
 
 static void
@@ -197,7 +219,10 @@ tp_window_run_save_as (TpWindow *self,
   if (file != NULL)
     gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
   else
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
+    {
+      tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
+    }
   g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
   g_signal_connect (native, "response", G_CALLBACK (tp_window_save_as_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
@@ -235,16 +260,51 @@ tp_window_save_as_action (GtkWidget  *widget,
 
 /* {==== exports ====} */
 
+typedef struct
+{
+  TpWindow *window;
+  GFile *file;
+} ExportRequest;
+
+static void
+export_request_free (ExportRequest *req)
+{
+  g_object_unref (req->window);
+  g_object_unref (req->file);
+  g_free (req);
+}
+
+static void
+tp_window_exported (ExportRequest *req,
+                    gboolean       ok,
+                    GError        *error,
+                    const char    *what)
+{
+  if (!ok)
+    {
+      g_autofree char *primary = g_strdup_printf ("Could not export the %s", what);
+
+      tp_window_show_error (req->window, primary, error);
+    }
+  else
+    {
+      g_autofree char *name = g_file_get_basename (req->file);
+      g_autofree char *said = g_strdup_printf ("Exported %s", name);
+
+      tp_window_show_toast (req->window, said);
+    }
+  export_request_free (req);
+}
+
 static void
 tp_window_export_picture_cb (GObject      *object,
                              GAsyncResult *result,
                              gpointer      user_data)
 {
-  g_autoptr(TpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean ok = tp_picture_export_finish (result, &error);
 
-  if (!tp_picture_export_finish (result, &error))
-    tp_window_show_error (self, "Could not export the picture", error);
+  tp_window_exported (user_data, ok, error, "picture");
 }
 
 static void
@@ -252,11 +312,46 @@ tp_window_export_mlir_cb (GObject      *object,
                           GAsyncResult *result,
                           gpointer      user_data)
 {
-  g_autoptr(TpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean ok = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    tp_window_show_error (self, "Could not export the StableHLO", error);
+  tp_window_exported (user_data, ok, error, "StableHLO");
+}
+
+/* Writes the current reading to @file as @format: "svg", "png" (or
+ * "png-light", "png-dark": over a background) or "mlir"; a toast says
+ * when it is done, a dialog when it failed. */
+void
+tp_window_export (TpWindow   *self,
+                  const char *format,
+                  GFile      *file)
+{
+  TpReadings *readings = tp_document_get_readings (self->document);
+  ExportRequest *req;
+
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (readings == NULL)
+    {
+      tp_window_show_toast (self, "Nothing to export yet: the program has no reading");
+      return;
+    }
+  req = g_new0 (ExportRequest, 1);
+  req->window = g_object_ref (self);
+  req->file = g_object_ref (file);
+  if (g_str_equal (format, "mlir"))
+    {
+      const char *text = tp_readings_get_text (readings, TP_READING_STABLEHLO);
+      g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                           G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                           tp_window_export_mlir_cb, req);
+    }
+  else
+    tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
+                             tp_window_export_picture_cb, req);
 }
 
 static void
@@ -265,24 +360,17 @@ tp_window_export_response_cb (GtkNativeDialog *native,
                               TpWindow        *self)
 {
   const char *format = g_object_get_data (G_OBJECT (native), "format");
-  TpReadings *readings = tp_document_get_readings (self->document);
 
-  if (response == GTK_RESPONSE_ACCEPT && readings != NULL)
+  if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      const char *background = g_str_equal (format, "png")
+                                 ? gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "background") : NULL;
+      g_autofree char *chosen = g_strcmp0 (background, "light") == 0 || g_strcmp0 (background, "dark") == 0
+                                  ? g_strconcat (format, "-", background, NULL) : g_strdup (format);
 
-      if (g_str_equal (format, "mlir"))
-        {
-          const char *text = tp_readings_get_text (readings, TP_READING_STABLEHLO);
-          g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-
-          g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
-                                               G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                               tp_window_export_mlir_cb, g_object_ref (self));
-        }
-      else
-        tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
-                                 tp_window_export_picture_cb, g_object_ref (self));
+      if (file != NULL)
+        tp_window_export (self, chosen, file);
     }
   gtk_native_dialog_destroy (native);
   g_object_unref (native);
@@ -318,7 +406,18 @@ tp_window_export_action (GtkWidget  *widget,
                                         "_Export", "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
+  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  if (g_str_equal (format, "png"))
+    {
+      /* a transparent picture loses its grey text on a dark slide */
+      static const char *const ids[] = { "transparent", "light", "dark", NULL };
+      static const char *const labels[] = { "Transparent", "Light", "Dark", NULL };
+
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "background", "Background",
+                                   (const char **) ids, (const char **) labels);
+      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "background", "transparent");
+    }
   g_object_set_data (G_OBJECT (native), "format", (gpointer) format);
   g_signal_connect (native, "response", G_CALLBACK (tp_window_export_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
@@ -333,13 +432,22 @@ tp_window_copy_reading_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   TpReadings *readings = tp_document_get_readings (self->document);
+  g_autofree char *said = NULL;
   TpPane pane;
 
-  if (readings == NULL || !tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
+  if (!tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
     return;
+  if (readings == NULL)
+    {
+      tp_window_show_toast (self, "Nothing to copy yet: the program has no reading");
+      return;
+    }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
                           tp_readings_get_text (readings,
                                                 pane == TP_PANE_PICTURE ? TP_READING_DOT : (TpReading) pane));
+  said = pane == TP_PANE_PICTURE ? g_strdup ("Copied the picture, as DOT")
+                                 : g_strdup_printf ("Copied the %s reading", tp_pane_get_title (pane));
+  tp_window_show_toast (self, said);
 }
 
 static void
@@ -359,8 +467,9 @@ tp_window_show_pane_action (GtkWidget  *widget,
     tp_window_set_focus_layout (self, TRUE, pane);
 }
 
-/* Copies the reading of the pane that has the keyboard focus (or the one
- * shown alone). */
+/* Copies the reading of the pane that has the keyboard focus; from
+ * elsewhere (the editor, the controls), the one shown alone, else the
+ * one that last had the focus (the spec when none has had it yet). */
 static void
 tp_window_copy_focused_action (GtkWidget  *widget,
                                const char *action_name,
@@ -368,13 +477,11 @@ tp_window_copy_focused_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  TpPane pane = self->focus_layout ? self->focus_pane : TP_N_PANES;
+  TpPane pane = self->focus_layout ? self->focus_pane : self->last_reading;
 
   for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
     if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
       pane = (TpPane) p;
-  if (pane == TP_N_PANES)
-    return;
   gtk_widget_activate_action (widget, "win.copy-reading", "s", tp_pane_get_id (pane));
 }
 
@@ -385,7 +492,20 @@ tp_window_font_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   int size = g_settings_get_int (self->settings, "font-size");
+  TpPictureView *picture = TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
+  /* With the keyboard in the picture, the same keys zoom it. */
+  if (focus != NULL && focus == tp_picture_view_get_canvas (picture))
+    {
+      if (g_str_equal (action_name, "win.font-larger"))
+        tp_picture_view_zoom_in (picture);
+      else if (g_str_equal (action_name, "win.font-smaller"))
+        tp_picture_view_zoom_out (picture);
+      else
+        tp_picture_view_zoom_fit (picture);
+      return;
+    }
   if (g_str_equal (action_name, "win.font-larger"))
     size = MIN (size + 1, 48);
   else if (g_str_equal (action_name, "win.font-smaller"))
@@ -404,6 +524,14 @@ tp_window_recompute_action (GtkWidget  *widget,
                             GVariant   *param)
 {
   tp_document_recompute_now (TP_WINDOW (widget)->document);
+}
+
+static void
+tp_window_clear_recent_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  _tp_window_clear_recent (TP_WINDOW (widget));
 }
 
 static void
@@ -431,6 +559,7 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", tp_window_open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", "s", tp_window_open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.no-recent", NULL, tp_window_nothing_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-recent", NULL, tp_window_clear_recent_action);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, tp_window_save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, tp_window_save_as_action);
   for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
@@ -439,37 +568,69 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", tp_window_show_pane_action);
   gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
   gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
+  gtk_widget_class_install_property_action (widget_class, "win.presenting", "presenting");
   gtk_widget_class_install_action (widget_class, "win.copy-focused", NULL, tp_window_copy_focused_action);
   for (guint i = 0; i < G_N_ELEMENTS (fonts); i++)
     gtk_widget_class_install_action (widget_class, fonts[i], NULL, tp_window_font_action);
   gtk_widget_class_install_action (widget_class, "win.recompute", NULL, tp_window_recompute_action);
+}
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.save-as", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-svg", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.export-png", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.export-mlir", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-layout", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.exact", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.font-larger", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
-                                       "win.font-smaller", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "win.copy-focused", NULL);
-  for (guint p = 0; p < TP_N_PANES; p++)
+/* The window's shortcuts.  They sit in one controller on the window that
+ * runs in the capture phase, before the focused widget sees the key: the
+ * editor would otherwise take Ctrl+Return as a newline and eat
+ * Ctrl+Shift+X and Alt+1..6 as a text view does.  Keys no shortcut here
+ * names (Ctrl+C, Ctrl+Z, typing) go on to the focused widget. */
+static const struct
+{
+  guint keyval;
+  GdkModifierType mods;
+  const char *action;
+  const char *pane;             /* the parameter of win.show-pane */
+} window_shortcuts[] = {
+  { GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL },
+  { GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL },
+  { GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL },
+  { GDK_KEY_e, GDK_CONTROL_MASK, "win.export-svg", NULL },
+  { GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.export-png", NULL },
+  { GDK_KEY_m, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.export-mlir", NULL },
+  { GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-layout", NULL },
+  { GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.exact", NULL },
+  { GDK_KEY_plus, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_equal, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.font-larger", NULL },
+  { GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL },
+  { GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.font-smaller", NULL },
+  { GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL },
+  { GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL },
+  { GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.recompute", NULL },
+  { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
+  { GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-focused", NULL },
+  { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
+  { GDK_KEY_F11, 0, "win.presenting", NULL },
+  { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
+  { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },
+  { GDK_KEY_3, GDK_ALT_MASK, "win.show-pane", "plan" },
+  { GDK_KEY_4, GDK_ALT_MASK, "win.show-pane", "stablehlo" },
+  { GDK_KEY_5, GDK_ALT_MASK, "win.show-pane", "values" },
+  { GDK_KEY_6, GDK_ALT_MASK, "win.show-pane", "picture" },
+};
+
+void
+_tp_window_add_shortcuts (TpWindow *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_name (controller, "tp-window-shortcuts");
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (window_shortcuts); i++)
     {
-      gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + p, GDK_ALT_MASK,
-                                           "win.show-pane", "s", tp_pane_get_id ((TpPane) p));
+      GtkShortcut *shortcut =
+        gtk_shortcut_new (gtk_keyval_trigger_new (window_shortcuts[i].keyval, window_shortcuts[i].mods),
+                          gtk_named_action_new (window_shortcuts[i].action));
+
+      if (window_shortcuts[i].pane != NULL)
+        gtk_shortcut_set_arguments (shortcut, g_variant_new_string (window_shortcuts[i].pane));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
     }
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }

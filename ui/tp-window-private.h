@@ -18,6 +18,7 @@ struct _TpWindow
   GtkHeaderBar *header_bar;
   GtkMenuButton *recent_button;
   GtkMenuButton *samples_button;
+  GtkMenuButton *primary_button;
   GtkLabel *title_label;
   GtkLabel *subtitle_label;
   GtkToggleButton *focus_toggle;
@@ -32,31 +33,44 @@ struct _TpWindow
   TpEditor *editor;
   GtkStack *layout_stack;
   GtkGrid *panes_grid;
+  GtkGrid *left_grid;           /* the tiled layout's columns: Tab goes */
+  GtkGrid *right_grid;          /* down the left one, then the right */
   GtkBox *focus_box;
   GtkLabel *summary_label;
   GtkLabel *legend_label;
   GMenu *samples_section;
   GMenu *recent_section;
+  GtkRevealer *toast_revealer;
+  GtkLabel *toast_label;
 
   /* Owned references */
   TpDocument *document;
   GSettings *settings;
   char *sample_title;           /* the sample the text came from, if any */
 
-  /* Borrowed references: children of panes_grid or focus_box */
+  /* Borrowed references: children of a column grid or focus_box */
   GtkWidget *panes[TP_N_PANES];
   GtkWidget *switcher_buttons[TP_N_PANES];
 
+  GtkWidget *menu_focus;        /* weak: the focus before a menu opened */
+  guint toast_source;
+
   TpPane focus_pane;
+  TpPane last_reading;          /* the reading that last had the focus */
   guint focus_layout : 1;
   guint updating_choices : 1;
   guint closing : 1;
   guint dark : 1;
+  guint presenting : 1;
+  guint was_fullscreen : 1;
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
 void _tp_window_update_actions     (TpWindow       *self);
 void _tp_window_update_recent      (TpWindow       *self);
+void _tp_window_clear_recent       (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
+void _tp_window_add_shortcuts      (TpWindow       *self);
+
 
 G_END_DECLS

@@ -18,6 +18,7 @@ enum {
   PROP_0,
   PROP_EXACT,
   PROP_FOCUS_LAYOUT,
+  PROP_PRESENTING,
   N_PROPS
 };
 
@@ -28,19 +29,24 @@ static GParamSpec *properties[N_PROPS];
 
 /* {==== title and summary ====} */
 
+/* What the window shows: the file's name, else the sample's title. */
+char *
+tp_window_dup_title (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  if (tp_document_get_file (self->document) == NULL && self->sample_title != NULL)
+    return g_strdup (self->sample_title);
+  return tp_document_dup_title (self->document);
+}
+
 static void
 tp_window_update_title (TpWindow *self)
 {
-  g_autofree char *title = tp_document_dup_title (self->document);
+  g_autofree char *title = tp_window_dup_title (self);
   g_autofree char *full = NULL;
   GFile *file = tp_document_get_file (self->document);
   gboolean modified = tp_document_get_modified (self->document);
-
-  if (file == NULL && self->sample_title != NULL)
-    {
-      g_free (title);
-      title = g_strdup (self->sample_title);
-    }
   full = g_strdup_printf ("%s%s", modified ? "• " : "", title);
   gtk_label_set_label (self->title_label, full);
   if (file != NULL)
@@ -251,8 +257,11 @@ tp_window_readings_cb (TpWindow *self)
 /* {==== layout ====} */
 
 /* The tiled layout: the text readings down the left half, the picture
- * over StableHLO on the right, the picture with the larger share (the
- * grid has 20 homogeneous rows so the spans give the proportions). */
+ * over StableHLO on the right, the picture with the larger share (each
+ * column is a grid of 20 homogeneous rows, so the spans give the
+ * proportions).  Each column is its own grid so that Tab, which goes
+ * top to bottom and then left to right within a grid, reads the left
+ * column down before the right one, as the eye does. */
 static const struct
 {
   int column;
@@ -271,8 +280,8 @@ static void
 tp_window_attach_tiled (TpWindow *self,
                         TpPane    p)
 {
-  gtk_grid_attach (self->panes_grid, self->panes[p],
-                   tiled_cells[p].column, tiled_cells[p].row, 1, tiled_cells[p].height);
+  gtk_grid_attach (tiled_cells[p].column == 0 ? self->left_grid : self->right_grid, self->panes[p],
+                   0, tiled_cells[p].row, 1, tiled_cells[p].height);
 }
 
 static void
@@ -290,9 +299,9 @@ tp_window_place_panes (TpWindow *self)
           gtk_box_remove (self->focus_box, pane);
           tp_window_attach_tiled (self, (TpPane) p);
         }
-      else if (parent == GTK_WIDGET (self->panes_grid) && focused)
+      else if (GTK_IS_GRID (parent) && focused)
         {
-          gtk_grid_remove (self->panes_grid, pane);
+          gtk_grid_remove (GTK_GRID (parent), pane);
           gtk_box_append (self->focus_box, pane);
         }
       g_object_unref (pane);
@@ -326,6 +335,50 @@ tp_window_set_focus_layout (TpWindow *self,
   g_settings_set_enum (self->settings, "focus-pane", (int) pane);
   _tp_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOCUS_LAYOUT]);
+}
+
+/* Presenting (F11): the window takes the whole screen and every text is
+ * half as large again; F11 again (or leaving full screen) ends it. */
+void
+tp_window_set_presenting (TpWindow *self,
+                          gboolean  presenting)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  if (self->presenting == !!presenting)
+    return;
+  self->presenting = !!presenting;
+  if (presenting)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self), "presenting");
+      gtk_window_fullscreen (GTK_WINDOW (self));
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), "presenting");
+      gtk_window_unfullscreen (GTK_WINDOW (self));
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTING]);
+}
+
+/* Leaving full screen some other way (the window manager) ends the
+ * presentation too. */
+static void
+tp_window_fullscreened_cb (TpWindow *self)
+{
+  gboolean fullscreen = gtk_window_is_fullscreen (GTK_WINDOW (self));
+
+  if (self->presenting && self->was_fullscreen && !fullscreen)
+    tp_window_set_presenting (self, FALSE);
+  self->was_fullscreen = !!fullscreen;
+}
+
+gboolean
+tp_window_get_presenting (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), FALSE);
+
+  return self->presenting;
 }
 
 gboolean
@@ -403,7 +456,24 @@ _tp_window_update_recent (TpWindow *self)
   for (guint i = 0; i < tapes->len && i < 10; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (tapes, i);
-      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *where = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
+      const char *home = g_get_home_dir ();
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      /* two programs of the same name in different folders read apart */
+      if (home != NULL && g_str_has_prefix (where, home)
+          && (where[strlen (home)] == '\0' || where[strlen (home)] == '/'))
+        {
+          char *tilde = g_strconcat ("~", where + strlen (home), NULL);
+
+          g_free (where);
+          where = tilde;
+        }
+      label = g_strdup_printf ("%s — %s", gtk_recent_info_get_display_name (info), where);
+      item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
       g_menu_append_item (self->recent_section, item);
@@ -413,17 +483,45 @@ _tp_window_update_recent (TpWindow *self)
       g_autoptr(GMenuItem) item = g_menu_item_new ("No recent programs", "win.no-recent");
       g_menu_append_item (self->recent_section, item);
     }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-recent", tapes->len > 0);
+}
+
+/* Forgets every recent program (the recent list of other applications'
+ * files is left alone). */
+void
+_tp_window_clear_recent (TpWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GList *items = gtk_recent_manager_get_items (manager);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    if (g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".tape"))
+      gtk_recent_manager_remove_item (manager, gtk_recent_info_get_uri (l->data), NULL);
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+/* The recent programs' part of the recent menu (for tests). */
+GMenuModel *
+tp_window_get_recent_section (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return G_MENU_MODEL (self->recent_section);
 }
 
 /* {==== opening ====} */
 
-/* Opens a sample here; the current text stays one undo away. */
+/* Opens a sample here; the current text stays one undo away.  In a new
+ * window (no text yet) the sample is where the window starts: Ctrl+Z
+ * does not empty it. */
 void
 tp_window_open_sample (TpWindow   *self,
                        const char *sample_id)
 {
   const TpSample *sample = tp_samples_lookup (sample_id);
   g_autofree char *text = tp_samples_dup_text (sample_id);
+  GtkTextBuffer *buffer;
+  gboolean fresh;
 
   g_return_if_fail (TP_IS_WINDOW (self));
 
@@ -434,13 +532,21 @@ tp_window_open_sample (TpWindow   *self,
     }
   g_free (self->sample_title);
   self->sample_title = g_strdup (sample->title);
+  buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+  fresh = gtk_text_buffer_get_char_count (buffer) == 0;
+  if (fresh)
+    gtk_text_buffer_begin_irreversible_action (buffer);
   tp_document_set_text (self->document, text);
+  if (fresh)
+    gtk_text_buffer_end_irreversible_action (buffer);
   tp_document_set_file (self->document, NULL);
   tp_document_set_target (self->document, sample->target);
   tp_document_set_observe (self->document, sample->observe);
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (tp_document_get_buffer (self->document)), FALSE);
   tp_document_set_selected_node (self->document, -1);
   g_settings_set_string (self->settings, "last-sample", sample_id);
+  /* a new program is seen whole, not at the last one's zoom */
+  tp_picture_view_zoom_fit (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
 }
 
 static void
@@ -453,11 +559,26 @@ tp_window_load_cb (GObject      *object,
 
   if (!tp_document_load_finish (TP_DOCUMENT (object), result, &error))
     {
-      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
+      gboolean empty = gtk_text_buffer_get_char_count (buffer) == 0 && tp_document_get_file (self->document) == NULL;
+      GtkWidget *dialog = gtk_message_dialog_new (empty ? NULL : GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                                   "Could not open the program");
+
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
       g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      /* A window opened for this file and left with nothing in it goes:
+       * the message stands alone (and keeps the application running
+       * until it is read). */
+      if (empty)
+        {
+          gtk_window_set_title (GTK_WINDOW (dialog), "Topos Playground");
+          if (app != NULL)
+            gtk_window_set_application (GTK_WINDOW (dialog), app);
+          self->closing = TRUE;
+          gtk_window_destroy (GTK_WINDOW (self));
+        }
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
@@ -466,6 +587,41 @@ tp_window_load_cb (GObject      *object,
     g_autofree char *uri = g_file_get_uri (file);
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   }
+  tp_picture_view_zoom_fit (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
+}
+
+/* The window of @application that shows @file, or NULL. */
+TpWindow *
+tp_window_find_for_file (GtkApplication *application,
+                         GFile          *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  for (GList *l = application != NULL ? gtk_application_get_windows (application) : NULL; l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!TP_IS_WINDOW (l->data))
+        continue;
+      shown = tp_document_get_file (TP_WINDOW (l->data)->document);
+      if (shown != NULL && g_file_equal (shown, file))
+        return l->data;
+    }
+  return NULL;
+}
+
+/* Brings forward the window that already shows @file: TRUE when there is
+ * one (opening a file twice does not make a second window on it). */
+gboolean
+tp_window_present_for_file (GtkApplication *application,
+                            GFile          *file)
+{
+  TpWindow *window = tp_window_find_for_file (application, file);
+
+  if (window == NULL)
+    return FALSE;
+  gtk_window_present (GTK_WINDOW (window));
+  return TRUE;
 }
 
 /* Loads @file into this window's document. */
@@ -513,6 +669,8 @@ tp_window_drop_cb (GtkDropTarget *target,
     {
       TpWindow *window = self;
 
+      if (tp_window_present_for_file (app, l->data))
+        continue;
       if (l != files || !tp_document_is_pristine (self->document))
         {
           window = tp_window_new (app);
@@ -524,6 +682,26 @@ tp_window_drop_cb (GtkDropTarget *target,
 }
 
 /* {==== closing ====} */
+
+/* Saves (asking for a name when the program has none) and closes. */
+void
+tp_window_save_and_close (TpWindow *self)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  _tp_window_save_then_close (self);
+}
+
+/* Closes without saving; the unsaved edits' draft goes too. */
+void
+tp_window_discard_and_close (TpWindow *self)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  tp_document_discard_draft (self->document);
+  self->closing = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
 
 static void
 tp_window_close_response_cb (GtkDialog *dialog,
@@ -540,9 +718,7 @@ tp_window_close_response_cb (GtkDialog *dialog,
       _tp_window_save_then_close (self);
       break;
     case GTK_RESPONSE_REJECT:
-      tp_document_discard_draft (self->document);
-      self->closing = TRUE;
-      gtk_window_destroy (GTK_WINDOW (self));
+      tp_window_discard_and_close (self);
       break;
     default:
       break;
@@ -747,6 +923,107 @@ tp_window_screenshot_finish (TpWindow      *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* {==== toasts ====} */
+
+static void
+tp_window_toast_hide_cb (gpointer data)
+{
+  TpWindow *self = data;
+
+  self->toast_source = 0;
+  gtk_revealer_set_reveal_child (self->toast_revealer, FALSE);
+}
+
+/* Says @text for a few seconds over the bottom of the window: what a
+ * copy or an export did, which nothing else on screen shows. */
+void
+tp_window_show_toast (TpWindow   *self,
+                      const char *text)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+
+  gtk_label_set_label (self->toast_label, text);
+  gtk_revealer_set_reveal_child (self->toast_revealer, TRUE);
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  self->toast_source = g_timeout_add_once (4000, tp_window_toast_hide_cb, self);
+}
+
+/* The toast on show, or NULL. */
+const char *
+tp_window_get_toast (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return gtk_revealer_get_reveal_child (self->toast_revealer)
+           ? gtk_label_get_label (self->toast_label) : NULL;
+}
+
+/* {==== focus ====} */
+
+/* Remembers the reading that last had the keyboard focus: Ctrl+Shift+C
+ * from the editor copies it. */
+static void
+tp_window_focus_changed_cb (TpWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  for (guint p = 0; p < TP_N_PANES && focus != NULL; p++)
+    if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
+      self->last_reading = (TpPane) p;
+}
+
+static void
+tp_window_menu_shown_cb (GtkPopover *popover,
+                         TpWindow   *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (popover)))
+    g_set_weak_pointer (&self->menu_focus, focus);
+}
+
+/* A menu that closes gives the keyboard back to the widget that had it.
+ * Left alone, GTK 4.8 keeps the focus on an item of the hidden popover
+ * after a submenu item, and the window ignores every key until a click. */
+static void
+tp_window_menu_closed_cb (GtkPopover *popover,
+                          TpWindow   *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *back = self->menu_focus;
+
+  if (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (popover)) && focus != back)
+    return;                     /* the menu's action moved the focus itself */
+  if (back == NULL || gtk_widget_get_root (back) != GTK_ROOT (self) || !gtk_widget_get_mapped (back))
+    back = GTK_WIDGET (tp_editor_get_view (self->editor));
+  gtk_widget_grab_focus (back);
+  g_clear_weak_pointer (&self->menu_focus);
+}
+
+/* GTK 4.8 leaves the button inside a menu button or a drop-down without
+ * a name of its own: a screen reader says "toggle button". */
+static void
+tp_window_name_inner_button (GtkWidget  *widget,
+                             const char *name)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+static void
+tp_window_watch_menu (TpWindow      *self,
+                      GtkMenuButton *button,
+                      const char    *name)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  tp_window_name_inner_button (GTK_WIDGET (button), name);
+  g_signal_connect_object (popover, "show", G_CALLBACK (tp_window_menu_shown_cb), self, 0);
+  g_signal_connect_object (popover, "closed", G_CALLBACK (tp_window_menu_closed_cb), self, 0);
+}
+
 /* {==== public ====} */
 
 TpWindow *
@@ -805,6 +1082,14 @@ tp_window_get_observe_dropdown (TpWindow *self)
   return self->observe_dropdown;
 }
 
+GtkMenuButton *
+tp_window_get_main_menu_button (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->primary_button;
+}
+
 /* {==== GObject ====} */
 
 static void
@@ -814,6 +1099,8 @@ tp_window_dispose (GObject *object)
 
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_handle_id (&self->toast_source, g_source_remove);
+  g_clear_weak_pointer (&self->menu_focus);
   /* GtkWindow unparents its own child and titlebar; disposing the
    * template here would leave it pointers to freed widgets. */
 
@@ -848,6 +1135,9 @@ tp_window_get_property (GObject    *object,
     case PROP_FOCUS_LAYOUT:
       g_value_set_boolean (value, self->focus_layout);
       break;
+    case PROP_PRESENTING:
+      g_value_set_boolean (value, self->presenting);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -872,6 +1162,9 @@ tp_window_set_property (GObject      *object,
     case PROP_FOCUS_LAYOUT:
       if (self->focus_layout != g_value_get_boolean (value))
         tp_window_set_focus_layout (self, g_value_get_boolean (value), self->focus_pane);
+      break;
+    case PROP_PRESENTING:
+      tp_window_set_presenting (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -904,6 +1197,9 @@ tp_window_class_init (TpWindowClass *klass)
   properties[PROP_FOCUS_LAYOUT] =
     g_param_spec_boolean ("focus-layout", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PRESENTING] =
+    g_param_spec_boolean ("presenting", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TP_TYPE_EDITOR);
@@ -911,6 +1207,9 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, samples_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, primary_button);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, toast_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, toast_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_toggle);
@@ -925,6 +1224,8 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, layout_stack);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, panes_grid);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, left_grid);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, right_grid);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, focus_box);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, legend_label);
@@ -940,6 +1241,7 @@ tp_window_init (TpWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->last_reading = TP_PANE_SPEC;
 
   self->settings = tp_settings_new ();
   self->document = tp_document_new ();
@@ -996,6 +1298,15 @@ tp_window_init (TpWindow *self)
                            G_CALLBACK (tp_window_observe_selected_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
                            G_CALLBACK (_tp_window_update_recent), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
+  g_signal_connect (self, "notify::fullscreened", G_CALLBACK (tp_window_fullscreened_cb), NULL);
+  tp_window_watch_menu (self, self->recent_button, "Recent programs");
+  tp_window_watch_menu (self, self->samples_button, "Samples");
+  tp_window_watch_menu (self, self->primary_button, "Main menu");
+  tp_window_name_inner_button (GTK_WIDGET (self->target_dropdown), "Target");
+  tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), "Observe");
+  _tp_window_add_shortcuts (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (tp_window_drop_cb), self);

@@ -21,6 +21,15 @@ void        tp_window_open_sample        (TpWindow            *self,
                                           const char          *sample_id);
 void        tp_window_open_file          (TpWindow            *self,
                                           GFile               *file);
+TpWindow   *tp_window_find_for_file      (GtkApplication      *application,
+                                          GFile               *file);
+gboolean    tp_window_present_for_file   (GtkApplication      *application,
+                                          GFile               *file);
+void        tp_window_save_and_close     (TpWindow            *self);
+void        tp_window_export             (TpWindow            *self,
+                                          const char          *format,
+                                          GFile               *file);
+void        tp_window_discard_and_close  (TpWindow            *self);
 gboolean    tp_window_restore_draft      (TpWindow            *self,
                                           const char          *draft_id);
 gboolean    tp_window_get_ready          (TpWindow            *self);
@@ -29,9 +38,18 @@ void        tp_window_set_focus_layout   (TpWindow            *self,
                                           gboolean             focus,
                                           TpPane               pane);
 gboolean    tp_window_get_focus_layout   (TpWindow            *self);
+void        tp_window_set_presenting     (TpWindow            *self,
+                                          gboolean             presenting);
+gboolean    tp_window_get_presenting     (TpWindow            *self);
 const char *tp_window_get_summary        (TpWindow            *self);
+char       *tp_window_dup_title          (TpWindow            *self);
+const char *tp_window_get_toast          (TpWindow            *self);
+void        tp_window_show_toast         (TpWindow            *self,
+                                          const char          *text);
 GtkDropDown *tp_window_get_target_dropdown  (TpWindow         *self);
 GtkDropDown *tp_window_get_observe_dropdown (TpWindow         *self);
+GtkMenuButton *tp_window_get_main_menu_button (TpWindow       *self);
+GMenuModel *tp_window_get_recent_section (TpWindow            *self);
 gboolean    tp_window_save_png           (TpWindow            *self,
                                           const char          *path,
                                           GError             **error);

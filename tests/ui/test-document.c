@@ -9,6 +9,8 @@
 #include "tp-document.h"
 #include "tp-ui-test-util.h"
 
+#define SUBPROCESS_TIMEOUT (60 * G_USEC_PER_SEC)
+
 #define README "# the README sample\n" \
                "w = parameter 0.0\n" \
                "x = input 2.0\n" \
@@ -352,6 +354,119 @@ test_document_save_open (void)
   g_assert_finalize_object (g_steal_pointer (&reopened));
 }
 
+/* A saved file ends with a newline even when the text does not; the
+ * editor's text stays as it was, and a text that has one keeps one. */
+static void
+test_document_save_final_newline (void)
+{
+  g_autoptr(TpDocument) document = tp_document_new ();
+  g_autofree char *dir = g_dir_make_tmp ("topos-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "program.tape", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *on_disk = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *text = NULL;
+  AsyncWait wait = { g_main_loop_new (NULL, FALSE), FALSE, NULL };
+
+  tp_document_set_text (document, "a = parameter 2.0\nloss = a * a");
+  tp_document_save_async (document, file, NULL, save_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  g_assert_true (g_file_get_contents (path, &on_disk, NULL, NULL));
+  g_assert_cmpstr (on_disk, ==, "a = parameter 2.0\nloss = a * a\n");
+  text = tp_document_dup_text (document);
+  g_assert_cmpstr (text, ==, "a = parameter 2.0\nloss = a * a");
+
+  tp_document_set_text (document, "loss = parameter 1.0\n");
+  tp_document_save_async (document, NULL, NULL, save_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_assert_no_error (wait.error);
+  g_assert_true (g_file_get_contents (path, &again, NULL, NULL));
+  g_assert_cmpstr (again, ==, "loss = parameter 1.0\n");
+
+  g_unlink (path);
+  g_rmdir (dir);
+  g_main_loop_unref (wait.loop);
+}
+
+/* The target and the observed value go with a saved file, in its GIO
+ * metadata, and come back when it is opened.  The metadata service is
+ * gvfs's, on a private session bus the test starts. */
+static void
+test_document_choices_in_metadata (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(TpDocument) document = tp_document_new ();
+      g_autoptr(TpDocument) reopened = tp_document_new ();
+      g_autoptr(TpDocument) defaults = tp_document_new ();
+      g_autofree char *dir = g_dir_make_tmp ("topos-meta-XXXXXX", NULL);
+      g_autofree char *path = g_build_filename (dir, "program.tape", NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GFileAttributeInfoList) namespaces = NULL;
+      AsyncWait wait = { g_main_loop_new (NULL, FALSE), FALSE, NULL };
+      gboolean metadata = FALSE;
+
+      g_assert_true (g_file_set_contents (path, "", 0, NULL));
+      namespaces = g_file_query_writable_namespaces (file, NULL, NULL);
+      for (int i = 0; namespaces != NULL && i < namespaces->n_infos; i++)
+        metadata |= g_str_equal (namespaces->infos[i].name, "metadata");
+      g_assert_true (metadata);   /* gvfs keeps metadata in this session */
+
+      tp_document_set_text (document, README);
+      tp_document_set_target (document, "error");
+      tp_document_set_observe (document, "x");
+      tp_document_save_async (document, file, NULL, save_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+
+      g_assert_null (tp_document_get_target (reopened));
+      tp_document_load_async (reopened, file, NULL, load_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+      g_assert_cmpstr (tp_document_get_target (reopened), ==, "error");
+      g_assert_cmpstr (tp_document_get_observe (reopened), ==, "x");
+
+      /* back to the defaults, and saved so */
+      tp_document_set_target (reopened, NULL);
+      tp_document_set_observe (reopened, NULL);
+      tp_document_save_async (reopened, NULL, NULL, save_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+      tp_document_set_target (defaults, "loss");
+      tp_document_load_async (defaults, file, NULL, load_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+      g_assert_null (tp_document_get_target (defaults));
+      g_assert_null (tp_document_get_observe (defaults));
+
+      g_unlink (path);
+      g_rmdir (dir);
+      g_main_loop_unref (wait.loop);
+      return;
+    }
+  {
+    GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+    g_autofree char *data = g_dir_make_tmp ("topos-data-XXXXXX", NULL);
+
+    /* gvfs's metadata store goes in a folder of the test's own */
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+    g_autofree char *display = g_strdup (g_getenv ("DISPLAY"));
+
+    g_test_dbus_add_service_dir (bus, "/usr/share/dbus-1/services");
+    g_test_dbus_up (bus);
+    /* the bus is up without an X display (no autolaunch); the test
+     * itself draws on Xvfb's */
+    if (display != NULL)
+      g_setenv ("DISPLAY", display, TRUE);
+    g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+    g_test_dbus_down (bus);
+    g_object_unref (bus);
+    tp_test_remove_tree (data);
+    g_test_trap_assert_passed ();
+  }
+}
+
 static gboolean
 has_draft (gpointer data)
 {
@@ -425,6 +540,8 @@ main (int   argc,
   g_test_add_func ("/ui/document/lines", test_document_lines);
   g_test_add_func ("/ui/document/lines-exact", test_document_lines_exact);
   g_test_add_func ("/ui/document/save-open", test_document_save_open);
+  g_test_add_func ("/ui/document/save-final-newline", test_document_save_final_newline);
+  g_test_add_func ("/ui/document/choices-in-metadata", test_document_choices_in_metadata);
   g_test_add_func ("/ui/document/drafts", test_document_drafts);
 
   return g_test_run ();

@@ -79,8 +79,9 @@ tp_test_crash_handler (int sig)
   raise (sig);
 }
 
-/* Sets up what every UI test process needs: a private state directory
- * (drafts), memory settings and the playground's resources. */
+/* Sets up what every UI test process needs: private state and data
+ * directories (drafts, recent files), memory settings and the
+ * playground's resources. */
 static inline void
 tp_test_init (int    *argc,
               char ***argv)
@@ -89,6 +90,13 @@ tp_test_init (int    *argc,
   g_setenv ("GTK_A11Y", "none", TRUE);
   tp_test_state_dir = g_dir_make_tmp ("topos-ui-test-XXXXXX", NULL);
   g_setenv ("XDG_STATE_HOME", tp_test_state_dir, TRUE);
+  {
+    /* the recent files list too is the test's own */
+    char *data = g_build_filename (tp_test_state_dir, "data", NULL);
+
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+    g_free (data);
+  }
   atexit (tp_test_cleanup);
   signal (SIGSEGV, tp_test_crash_handler);
   signal (SIGBUS, tp_test_crash_handler);
