@@ -234,6 +234,8 @@ test('every sample loads from the menu and reads', { skip }, async () => {
   const ids = await page.$$eval('#sample option', (os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(ids.length >= 8, 'five reference samples and the teaching ones');
   const manifest = readSamples(samplesDir);
+  const teaching = await page.$$eval('#sample optgroup[label="Teaching samples"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(teaching, manifest.filter((s) => s.teaching).map((s) => s.id), 'the teaching group');
   for (const s of manifest) {
     await page.selectOption('#sample', s.id);
     await ready(page);
