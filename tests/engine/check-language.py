@@ -2,8 +2,9 @@
 """The language's words in every place that lists them agree with the
 engine's op table (engine/tp-ops.def, printed by print-language): the
 GtkSourceView language file, the web editor's highlighter, the page's
-"language in brief", the README's language paragraph and the fuzz
-dictionary.  A keyword added to the table and missing from one of them,
+"language in brief", the README's language paragraph, the fuzz
+dictionary, and docs/language.md's source, operator and function tables
+(where each word's row must also name the op it records).  A keyword added to the table and missing from one of them,
 or a word one of them lists that the language does not have, fails here.
 Usage: check-language.py PRINT_LANGUAGE SOURCE_ROOT.  Prints TAP."""
 import pathlib
@@ -30,9 +31,11 @@ def main():
                          text=True).stdout
     root = pathlib.Path(sys.argv[2])
     form = {}
+    records = []
     for line in out.splitlines():
-        kind, word = line.split(" ", 1)
+        kind, word, op = line.split(" ")
         form.setdefault(kind, set()).add(word)
+        records.append((kind, word, op))
     sources = form["source"]
     unary, axis, shaped = form["unary"], form["axis"], form["shaped"]
     functions = unary | axis | shaped
@@ -107,6 +110,43 @@ def main():
           keywords)
     check("tape.dict: operators",
           symbols - set(re.findall(r'^"(.)"$', dic, re.M)), set())
+
+    # docs/language.md: the tables of sources, operators and functions.
+    doc = (root / "docs/language.md").read_text()
+
+    def table(title):
+        m = re.search(r"### %s\n\n(.*?)\n\n" % title, doc, re.S)
+        rows = m.group(1).splitlines()[2:] if m else []
+        return [[c.strip() for c in r.strip("|").split("|")] for r in rows]
+    src_rows = table("Sources")
+    op_rows = table("Operators")
+    fn_rows = table("Functions")
+    check("language.md: sources",
+          {re.match(r"`(\w+)", r[0]).group(1) for r in src_rows}, sources)
+    check("language.md: operators",
+          {w for r in op_rows for w in re.findall(r"`a (\S) b`", r[0])},
+          operators)
+    check("language.md: prefix operators",
+          {w for r in op_rows for w in re.findall(r"`(\S)a`", r[0])},
+          form["prefix"])
+    check("language.md: functions",
+          {w for r in fn_rows for w in re.findall(r"`(\w+)\(", r[0])},
+          functions)
+    unrecorded = set()
+    for kind, word, op in records:
+        if kind == "source":
+            continue
+        if kind == "operator":
+            pattern = "`a %s b`" % word
+        elif kind == "prefix":
+            pattern = "`%sa`" % word
+        else:
+            pattern = "`%s(" % word
+        row = next((r for r in op_rows + fn_rows if pattern in r[0]), None)
+        if row is None or "`%s" % op not in row[-1]:
+            unrecorded.add(word)
+    check("language.md: each word's row names the op it records",
+          unrecorded, set())
 
     print("1..%d" % len(results))
     for i, (name, ok, detail) in enumerate(results, 1):
