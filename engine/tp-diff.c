@@ -150,10 +150,9 @@ backward_rule (TpTape *t, TpNode i, TpNode g, TpNode c[2])
     case TP_OP_LEAF:
     case TP_OP_PARAMETER:
     case TP_OP_INPUT:
-    case TP_N_OPS:
-    default:
       return true;
     }
+  return true;          /* not reached: every op returns above */
 }
 
 /* The one place gradients accumulate: zero-seeded, then Add. */

@@ -165,7 +165,6 @@ put_detail (const TpTape *t, TpNode i, TpBuf *out)
       }
       break;
     case TP_ATTR_NONE:
-    default:
       break;
     }
 }
@@ -230,22 +229,16 @@ static void
 put_node_classes (const Dot *d, TpNode i)
 {
   TpBuf *out = d->out;
+  const TpOpInfo *info = &tp_op_info[d->tape->op[i]];
 
-  switch ((TpOp) d->tape->op[i])
+  /* "source parameter", "source input", "source leaf": the keyword. */
+  if (info->form == TP_FORM_SOURCE)
     {
-    case TP_OP_PARAMETER:
-      tp_buf_puts (out, "source parameter");
-      break;
-    case TP_OP_INPUT:
-      tp_buf_puts (out, "source input");
-      break;
-    case TP_OP_LEAF:
-      tp_buf_puts (out, "source leaf");
-      break;
-    default:
-      tp_buf_puts (out, "op");
-      break;
+      tp_buf_puts (out, "source ");
+      tp_buf_puts (out, info->written);
     }
+  else
+    tp_buf_puts (out, "op");
   if (is_derived (d, i))
     tp_buf_puts (out, " derived");
   if (is_skipped (d, i))
@@ -374,12 +367,12 @@ put_node (const Dot *d, TpNode i)
   tp_buf_puts (out, "];\n");
 }
 
-/* Operand order matters for these: say which side is which. */
+/* Operand order matters for these (the op's row): say which side is
+ * which. */
 static bool
 ordered_operands (TpOp op)
 {
-  return op == TP_OP_SUB || op == TP_OP_DIV || op == TP_OP_MATMUL
-         || op == TP_OP_STEP;
+  return tp_op_info[op].sides;
 }
 
 /* One edge per operand link of node i.  Forward edges point down; in

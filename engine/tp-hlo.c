@@ -682,8 +682,6 @@ put_node (Emit *e, TpNode i)
       break;
     case TP_OP_PARAMETER:
     case TP_OP_INPUT:
-    case TP_N_OPS:
-    default:
       break;
     }
 }

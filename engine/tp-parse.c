@@ -16,49 +16,36 @@
 
 #include "tp-lex.h"
 
-typedef enum
-{
-  KW_NONE,
-  KW_SOURCE,     /* parameter input leaf */
-  KW_UNARY,      /* tanh exp ln sqrt sin cos relu transpose sum */
-  KW_AXIS,       /* sum_along log_softmax logsumexp softmax mean_along */
-  KW_SHAPED,     /* broadcast reshape */
-} KeywordKind;
+/* The language's keywords, from engine/tp-ops.def: every op written as
+ * a source or a function, then the composites.  KW_ENTRY_<FORM> keeps
+ * the rows written as a keyword and drops operators and unwritten ops. */
+#define KW_ENTRY_NONE(...)
+#define KW_ENTRY_OPERATOR(...)
+#define KW_ENTRY_SOURCE(...) __VA_ARGS__,
+#define KW_ENTRY_UNARY(...) __VA_ARGS__,
+#define KW_ENTRY_AXIS(...) __VA_ARGS__,
+#define KW_ENTRY_SHAPED(...) __VA_ARGS__,
 
 typedef enum
 {
-  FN_PARAMETER, FN_INPUT, FN_LEAF,
-  FN_TANH, FN_EXP, FN_LN, FN_SQRT, FN_SIN, FN_COS, FN_RELU, FN_TRANSPOSE,
-  FN_SUM,
-  FN_SUM_ALONG, FN_LOG_SOFTMAX, FN_LOGSUMEXP, FN_SOFTMAX, FN_MEAN_ALONG,
-  FN_BROADCAST, FN_RESHAPE,
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM) \
+  KW_ENTRY_##FORM (FN_##ID)
+#define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) FN_##ID,
+#include "tp-ops.def"
   FN_NONE
 } Keyword;
 
 static const struct
 {
   const char *text;
-  KeywordKind kind;
+  TpForm form;
+  TpOp op;             /* the op it records (a composite: its main op) */
 } keywords[FN_NONE] = {
-  [FN_PARAMETER] = { "parameter", KW_SOURCE },
-  [FN_INPUT] = { "input", KW_SOURCE },
-  [FN_LEAF] = { "leaf", KW_SOURCE },
-  [FN_TANH] = { "tanh", KW_UNARY },
-  [FN_EXP] = { "exp", KW_UNARY },
-  [FN_LN] = { "ln", KW_UNARY },
-  [FN_SQRT] = { "sqrt", KW_UNARY },
-  [FN_SIN] = { "sin", KW_UNARY },
-  [FN_COS] = { "cos", KW_UNARY },
-  [FN_RELU] = { "relu", KW_UNARY },
-  [FN_TRANSPOSE] = { "transpose", KW_UNARY },
-  [FN_SUM] = { "sum", KW_UNARY },
-  [FN_SUM_ALONG] = { "sum_along", KW_AXIS },
-  [FN_LOG_SOFTMAX] = { "log_softmax", KW_AXIS },
-  [FN_LOGSUMEXP] = { "logsumexp", KW_AXIS },
-  [FN_SOFTMAX] = { "softmax", KW_AXIS },
-  [FN_MEAN_ALONG] = { "mean_along", KW_AXIS },
-  [FN_BROADCAST] = { "broadcast", KW_SHAPED },
-  [FN_RESHAPE] = { "reshape", KW_SHAPED },
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM) \
+  KW_ENTRY_##FORM ([FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##ID })
+#define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) \
+  [FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##RECORDS },
+#include "tp-ops.def"
 };
 
 typedef struct
@@ -484,25 +471,14 @@ record_call (Parser *p, Keyword kw, const TpToken *fn, TpNode a,
   switch (kw)
     {
     case FN_TANH:
-      n = tp_tape_unary (t, TP_OP_TANH, a);
-      break;
     case FN_EXP:
-      n = tp_tape_unary (t, TP_OP_EXP, a);
-      break;
     case FN_LN:
-      n = tp_tape_unary (t, TP_OP_LN, a);
-      break;
     case FN_SQRT:
-      n = tp_tape_unary (t, TP_OP_SQRT, a);
-      break;
     case FN_SIN:
-      n = tp_tape_unary (t, TP_OP_SIN, a);
-      break;
     case FN_COS:
-      n = tp_tape_unary (t, TP_OP_COS, a);
-      break;
     case FN_SUM:
-      n = tp_tape_unary (t, TP_OP_SUM, a);
+      /* a plain function of one value: the op of its row */
+      n = tp_tape_unary (t, keywords[kw].op, a);
       break;
     case FN_RELU:
       n = tp_tape_fill (t, TP_OP_LEAF, &sa, 0.0f);
@@ -519,17 +495,12 @@ record_call (Parser *p, Keyword kw, const TpToken *fn, TpNode a,
       break;
     case FN_SUM_ALONG:
     case FN_LOG_SOFTMAX:
-    case FN_LOGSUMEXP:
+    case FN_LOG_SUM_EXP:
     case FN_SOFTMAX:
     case FN_MEAN_ALONG:
       if (axis >= sa.rank)
         return fail_axis (p, fn, axis, &sa);
-      if (kw == FN_SUM_ALONG || kw == FN_MEAN_ALONG)
-        n = tp_tape_axis (t, TP_OP_SUM_ALONG, a, axis);
-      else if (kw == FN_LOGSUMEXP)
-        n = tp_tape_axis (t, TP_OP_LOG_SUM_EXP, a, axis);
-      else
-        n = tp_tape_axis (t, TP_OP_LOG_SOFTMAX, a, axis);
+      n = tp_tape_axis (t, keywords[kw].op, a, axis);
       if (n != TP_NO_NODE && kw == FN_SOFTMAX)
         n = tp_tape_unary (t, TP_OP_EXP, n);
       if (n != TP_NO_NODE && kw == FN_MEAN_ALONG)
@@ -565,7 +536,6 @@ record_call (Parser *p, Keyword kw, const TpToken *fn, TpNode a,
     case FN_INPUT:
     case FN_LEAF:
     case FN_NONE:
-    default:
       break;
     }
   *out = n;
@@ -601,7 +571,7 @@ parse_call (Parser *p, Keyword kw, TpNode *out)
   advance (p);                  /* '(' */
   if (!parse_expression (p, &a))
     return false;
-  if (keywords[kw].kind == KW_AXIS)
+  if (keywords[kw].form == TP_FORM_AXIS)
     {
       const TpToken *t = &p->tok[0];
       float v;
@@ -617,7 +587,7 @@ parse_call (Parser *p, Keyword kw, TpNode *out)
       axis = v >= 4294967295.0f ? UINT32_MAX : (uint32_t) v;
       advance (p);
     }
-  else if (keywords[kw].kind == KW_SHAPED)
+  else if (keywords[kw].form == TP_FORM_SHAPED)
     {
       if (!expect (p, ','))
         return false;
@@ -738,7 +708,7 @@ parse_primary (Parser *p, TpNode *out)
   kw = keyword_of (t);
   if (kw == FN_NONE)
     return parse_name (p, out);
-  if (keywords[kw].kind == KW_SOURCE)
+  if (keywords[kw].form == TP_FORM_SOURCE)
     {
       if (next->kind == TP_TOK_SHAPE || next->kind == TP_TOK_NUMBER)
         {

@@ -348,9 +348,6 @@ run_node (const TpTape *tape, TpNode i, float *const *values, float *out,
     case TP_OP_LOG_SUM_EXP:
       log_softmax_like (a, out, &tape->shape[ia], attr->axis, false, scratch);
       break;
-    case TP_N_OPS:
-    default:
-      break;
     }
 }
 

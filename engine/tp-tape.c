@@ -3,33 +3,18 @@
 
 #include <string.h>
 
-/* ORDER OP */
+/* One row per op: engine/tp-ops.def. */
 const TpOpInfo tp_op_info[TP_N_OPS] = {
-  [TP_OP_LEAF]            = { "Leaf",           0, TP_ATTR_NONE,        NULL },
-  [TP_OP_PARAMETER]       = { "Parameter",      0, TP_ATTR_NONE,        NULL },
-  [TP_OP_INPUT]           = { "Input",          0, TP_ATTR_NONE,        NULL },
-  [TP_OP_ADD]             = { "Add",            2, TP_ATTR_NONE,        "add" },
-  [TP_OP_SUB]             = { "Sub",            2, TP_ATTR_NONE,        "subtract" },
-  [TP_OP_MUL]             = { "Mul",            2, TP_ATTR_NONE,        "multiply" },
-  [TP_OP_DIV]             = { "Div",            2, TP_ATTR_NONE,        "divide" },
-  [TP_OP_MAXIMUM]         = { "Maximum",        2, TP_ATTR_NONE,        "maximum" },
-  [TP_OP_STEP]            = { "Step",           2, TP_ATTR_NONE,        NULL },
-  [TP_OP_NEG]             = { "Neg",            1, TP_ATTR_NONE,        "negate" },
-  [TP_OP_EXP]             = { "Exp",            1, TP_ATTR_NONE,        "exponential" },
-  [TP_OP_LN]              = { "Ln",             1, TP_ATTR_NONE,        "log" },
-  [TP_OP_SQRT]            = { "Sqrt",           1, TP_ATTR_NONE,        "sqrt" },
-  [TP_OP_TANH]            = { "Tanh",           1, TP_ATTR_NONE,        "tanh" },
-  [TP_OP_SIN]             = { "Sin",            1, TP_ATTR_NONE,        "sine" },
-  [TP_OP_COS]             = { "Cos",            1, TP_ATTR_NONE,        "cosine" },
-  [TP_OP_MATMUL]          = { "MatMul",         2, TP_ATTR_NONE,        NULL },
-  [TP_OP_SUM]             = { "Sum",            1, TP_ATTR_NONE,        NULL },
-  [TP_OP_SUM_ALONG]       = { "SumAlong",       1, TP_ATTR_AXIS,        NULL },
-  [TP_OP_BROADCAST]       = { "Broadcast",      1, TP_ATTR_SHAPE,       NULL },
-  [TP_OP_BROADCAST_ALONG] = { "BroadcastAlong", 1, TP_ATTR_AXIS_EXTENT, NULL },
-  [TP_OP_RESHAPE]         = { "Reshape",        1, TP_ATTR_SHAPE,       NULL },
-  [TP_OP_PERMUTE]         = { "Permute",        1, TP_ATTR_ORDER,       NULL },
-  [TP_OP_LOG_SOFTMAX]     = { "LogSoftmax",     1, TP_ATTR_AXIS,        NULL },
-  [TP_OP_LOG_SUM_EXP]     = { "LogSumExp",      1, TP_ATTR_AXIS,        NULL },
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM) \
+  [TP_OP_##ID] = { NAME, ARITY, TP_ATTR_##ATTR, HLO, SIDES, TP_WORK_##WORK, \
+                   WRITTEN, TP_FORM_##FORM },
+#include "tp-ops.def"
+};
+
+const TpCompositeInfo tp_composite_info[TP_N_COMPOSITES] = {
+#define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) \
+  [TP_COMPOSITE_COUNT_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##RECORDS },
+#include "tp-ops.def"
 };
 
 void
@@ -110,28 +95,31 @@ infer_shape (const TpTape *tape, TpOp op, TpNode a, TpNode b,
     case TP_OP_SIN:
     case TP_OP_COS:
     case TP_OP_LOG_SOFTMAX:
-    case TP_N_OPS:
-    default:
       *out = *sa;
       break;
     }
 }
 
 /* Interpreter work of one node, in multiply-adds (an estimate that bounds
- * the time a run can take; MatMul dominates). */
+ * the time a run can take; MatMul dominates): the op's row says which. */
 static uint64_t
 node_work (const TpTape *tape, TpOp op, TpNode a, uint64_t volume)
 {
-  if (op == TP_OP_MATMUL)
+  switch ((TpWork) tp_op_info[op].work)
     {
-      const TpShape *sa = &tape->shape[a];
-      uint64_t k = sa->dims[sa->rank - 1];
-      return volume > UINT64_MAX / k ? UINT64_MAX : volume * k;
-    }
-  if (op == TP_OP_LOG_SOFTMAX || op == TP_OP_LOG_SUM_EXP)
-    {
-      uint64_t v = tp_shape_volume (&tape->shape[a]);
-      return v > UINT64_MAX / 4 ? UINT64_MAX : v * 4;
+    case TP_WORK_MATMUL:
+      {
+        const TpShape *sa = &tape->shape[a];
+        uint64_t k = sa->dims[sa->rank - 1];
+        return volume > UINT64_MAX / k ? UINT64_MAX : volume * k;
+      }
+    case TP_WORK_OPERAND4:
+      {
+        uint64_t v = tp_shape_volume (&tape->shape[a]);
+        return v > UINT64_MAX / 4 ? UINT64_MAX : v * 4;
+      }
+    case TP_WORK_ELEMENT:
+      break;
     }
   return volume;
 }

@@ -22,36 +22,20 @@
 typedef uint32_t TpNode;
 #define TP_NO_NODE UINT32_MAX
 
-/* ORDER OP: tp_op_info in tp-tape.c follows this order. */
+/* Every op, in the order of engine/tp-ops.def (one row per op). */
 typedef enum
 {
-  TP_OP_LEAF,
-  TP_OP_PARAMETER,
-  TP_OP_INPUT,
-  TP_OP_ADD,
-  TP_OP_SUB,
-  TP_OP_MUL,
-  TP_OP_DIV,
-  TP_OP_MAXIMUM,
-  TP_OP_STEP,
-  TP_OP_NEG,
-  TP_OP_EXP,
-  TP_OP_LN,
-  TP_OP_SQRT,
-  TP_OP_TANH,
-  TP_OP_SIN,
-  TP_OP_COS,
-  TP_OP_MATMUL,
-  TP_OP_SUM,
-  TP_OP_SUM_ALONG,
-  TP_OP_BROADCAST,
-  TP_OP_BROADCAST_ALONG,
-  TP_OP_RESHAPE,
-  TP_OP_PERMUTE,
-  TP_OP_LOG_SOFTMAX,
-  TP_OP_LOG_SUM_EXP,
-  TP_N_OPS
+#define TP_OP_ROW(ID, ...) TP_OP_##ID,
+#include "tp-ops.def"
 } TpOp;
+
+/* The number of ops (not a TpOp, so switches need no case for it). */
+enum
+{
+#define TP_OP_ROW(ID, ...) TP_OP_COUNT_##ID,
+#include "tp-ops.def"
+  TP_N_OPS
+};
 
 typedef enum
 {
@@ -62,15 +46,54 @@ typedef enum
   TP_ATTR_ORDER,         /* order=[..] */
 } TpAttrKind;
 
+/* The interpreter's work estimate of a node (node_work in tp-tape.c). */
+typedef enum
+{
+  TP_WORK_ELEMENT,       /* one per result element */
+  TP_WORK_MATMUL,        /* one per result element and inner index */
+  TP_WORK_OPERAND4,      /* four per operand element */
+} TpWork;
+
+/* How the language writes an op or a composite. */
+typedef enum
+{
+  TP_FORM_NONE,          /* not written: recorded by a rule or a composite */
+  TP_FORM_SOURCE,        /* parameter [2, 3], leaf 1.5 */
+  TP_FORM_UNARY,         /* tanh(x) */
+  TP_FORM_AXIS,          /* sum_along(x, 1) */
+  TP_FORM_SHAPED,        /* reshape(x, [6]) */
+  TP_FORM_OPERATOR,      /* x + y, -x */
+} TpForm;
+
 typedef struct
 {
   const char *name;      /* as describe prints it: "MatMul" */
   uint8_t arity;         /* 0 for sources */
   uint8_t attr;          /* TpAttrKind */
   const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL */
+  bool sides;            /* the picture says which operand is which */
+  uint8_t work;          /* TpWork */
+  const char *written;   /* keyword or operator in the language, or NULL */
+  uint8_t form;          /* TpForm */
 } TpOpInfo;
 
+/* A function of the language that records other ops (relu, softmax). */
+typedef struct
+{
+  const char *written;
+  uint8_t form;          /* TpForm */
+  uint8_t records;       /* TpOp: the op it is written for */
+} TpCompositeInfo;
+
+enum
+{
+#define TP_COMPOSITE_ROW(ID, ...) TP_COMPOSITE_COUNT_##ID,
+#include "tp-ops.def"
+  TP_N_COMPOSITES
+};
+
 extern const TpOpInfo tp_op_info[TP_N_OPS];
+extern const TpCompositeInfo tp_composite_info[TP_N_COMPOSITES];
 
 typedef struct
 {

@@ -10,6 +10,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { readSamples } from './samples-manifest.mjs';
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2)
@@ -27,10 +28,11 @@ const out = args.out;
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-// The samples, text and all, become a constant of the page.
-const manifest = JSON.parse(readFileSync(join(args.src, 'samples.json'), 'utf8'));
-const samples = manifest.map((s) => ({
+// The samples, text and all, become a constant of the page; their
+// titles and choices come from the manifest the desktop app reads too.
+const samples = readSamples(args.samples).map((s) => ({
   id: s.id, title: s.title, target: s.target, observe: s.observe,
+  teaching: s.teaching,
   program: readFileSync(join(args.samples, s.file), 'utf8'),
 }));
 const version = JSON.parse(readFileSync(join(args.src, 'package.json'), 'utf8')).version;

@@ -273,7 +273,6 @@ eval_node (Eval *ev, TpNode i)
         g_free (ex);
         break;
       }
-    case TP_N_OPS:
     default:
       g_assert_not_reached ();
     }

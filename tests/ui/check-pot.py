@@ -6,6 +6,7 @@ xgettext, with the keywords of meson's glib preset, builds a template in
 which each of those files has messages, the .desktop file's name and the
 metainfo's summary among them.
 Usage: check-pot.py SOURCE_ROOT.  Prints a TAP stream."""
+import os
 import pathlib
 import re
 import subprocess
@@ -48,7 +49,8 @@ def main():
             ["xgettext", "--from-code=UTF-8", "--add-comments",
              *KEYWORDS, "--package-name=topos-playground",
              "--directory", str(root), "--files-from", str(potfiles),
-             "--output", str(pot)], capture_output=True, text=True)
+             "--output", str(pot)], capture_output=True, text=True,
+            env=dict(os.environ, GETTEXTDATADIRS=str(root / "po")))
         check("xgettext builds the template", run.returncode == 0
               and pot.is_file(), run.stderr)
         text = pot.read_text() if pot.is_file() else ""
@@ -61,6 +63,11 @@ def main():
           "Topos Playground" in msgids)
     check("the metainfo's summary is translatable",
           "Read a tensor program six ways, live" in msgids)
+    titles = re.findall(r"<title>([^<]*)</title>",
+                        (root / "resources/samples/samples.xml").read_text())
+    check("every sample title is translatable (po/its/samples.its)",
+          titles and all(t in msgids for t in titles),
+          "missing: " + ", ".join(t for t in titles if t not in msgids))
     silent = [f for f in listed if f not in referenced
               and f in marked + [l for l in listed if not l.endswith((".c", ".ui"))]]
     check("every listed file with marks gives the template messages",

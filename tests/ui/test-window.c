@@ -10,6 +10,7 @@
 #include "tp-document.h"
 #include "tp-editor.h"
 #include "tp-picture-view.h"
+#include "tp-samples.h"
 #include "tp-style.h"
 #include "tp-text-pane.h"
 #include "tp-ui-test-util.h"
@@ -80,6 +81,60 @@ test_window_builds (void)
       g_object_ref (window);
       gtk_window_destroy (GTK_WINDOW (window));
       g_assert_finalize_object (window);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The samples menu is the manifest resources/samples/samples.xml (read
+ * here from TP_SAMPLES_DIR, the app reads its copy in the resources),
+ * and opening a sample applies its choices. */
+static void
+test_window_samples_manifest (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *dir = g_getenv ("TP_SAMPLES_DIR");
+      g_autofree char *path = NULL;
+      g_autofree char *xml = NULL;
+      g_autoptr(GRegex) re = g_regex_new ("<sample id=\"([^\"]*)\" target=\"([^\"]*)\" observe=\"([^\"]*)\" teaching=\"([a-z]*)\">\\s*<title>([^<]*)</title>",
+                                          0, 0, NULL);
+      g_autoptr(GMatchInfo) match = NULL;
+      guint n = 0, k = 0;
+      const TpSample *samples = tp_samples_get (&n);
+
+      g_assert_nonnull (dir);
+      path = g_build_filename (dir, "samples.xml", NULL);
+      g_assert_true (g_file_get_contents (path, &xml, NULL, NULL));
+      g_assert_cmpuint (n, >=, 8);
+      for (g_regex_match (re, xml, 0, &match); g_match_info_matches (match); g_match_info_next (match, NULL), k++)
+        {
+          g_autofree char *id = g_match_info_fetch (match, 1);
+          g_autofree char *target = g_match_info_fetch (match, 2);
+          g_autofree char *observe = g_match_info_fetch (match, 3);
+          g_autofree char *teaching = g_match_info_fetch (match, 4);
+          g_autofree char *title = g_match_info_fetch (match, 5);
+          TpWindow *window;
+
+          g_assert_cmpuint (k, <, n);
+          g_assert_cmpstr (samples[k].id, ==, id);
+          g_assert_cmpstr (samples[k].title, ==, title);
+          g_assert_cmpstr (samples[k].target, ==, *target != '\0' ? target : NULL);
+          g_assert_cmpstr (samples[k].observe, ==, *observe != '\0' ? observe : NULL);
+          g_assert_cmpint (samples[k].teaching, ==, g_str_equal (teaching, "true"));
+
+          window = tp_window_new (NULL);
+          tp_window_open_sample (window, id);
+          g_assert_cmpstr (tp_document_get_target (tp_window_get_document (window)), ==, samples[k].target);
+          g_assert_cmpstr (tp_document_get_observe (tp_window_get_document (window)), ==, samples[k].observe);
+          g_object_ref (window);
+          gtk_window_destroy (GTK_WINDOW (window));
+          g_assert_finalize_object (window);
+        }
+      g_assert_cmpuint (k, ==, n);
+      /* The desktop's choice, where the web page used to differ. */
+      g_assert_cmpstr (tp_samples_lookup ("linear-regression")->observe, ==, "error");
       return;
     }
   g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
@@ -2154,6 +2209,7 @@ main (int   argc,
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/window/builds", test_window_builds);
+  g_test_add_func ("/ui/window/samples-manifest", test_window_samples_manifest);
   g_test_add_func ("/ui/window/edit-rereads", test_window_edit_rereads);
   g_test_add_func ("/ui/window/controls", test_window_controls);
   g_test_add_func ("/ui/window/refused", test_window_refused);

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { CHROMIUM, editorText, openBrowser, READINGS, ready, readings } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
 import { unmet } from './prereq.mjs';
+import { readSamples } from '../../web/samples-manifest.mjs';
 
 const build = process.env.TP_WEB_BUILD;
 const site = join(build || '.', 'site');
@@ -232,7 +233,9 @@ test('every sample loads from the menu and reads', { skip }, async () => {
   await ready(page);
   const ids = await page.$$eval('#sample option', (os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(ids.length >= 8, 'five reference samples and the teaching ones');
-  const manifest = JSON.parse(readFileSync(join(process.env.TP_WEB_SOURCE, 'samples.json'), 'utf8'));
+  const manifest = readSamples(samplesDir);
+  const teaching = await page.$$eval('#sample optgroup[label="Teaching samples"] option', (os) => os.map((o) => o.value));
+  assert.deepEqual(teaching, manifest.filter((s) => s.teaching).map((s) => s.id), 'the teaching group');
   for (const s of manifest) {
     await page.selectOption('#sample', s.id);
     await ready(page);

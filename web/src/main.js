@@ -541,7 +541,15 @@ function applyChoices() {
 }
 
 const sampleSelect = $('#sample');
-sampleSelect.replaceChildren(new Option('choose…', ''), ...SAMPLES.map((s) => new Option(s.title, s.id)));
+// The manifest's teaching flag splits the menu as on the desktop.
+const sampleGroup = (label, teaching) => {
+  const g = document.createElement('optgroup');
+  g.label = label;
+  g.append(...SAMPLES.filter((s) => s.teaching === teaching).map((s) => new Option(s.title, s.id)));
+  return g;
+};
+sampleSelect.replaceChildren(new Option('choose…', ''), sampleGroup('From the original playground', false),
+  sampleGroup('Teaching samples', true));
 sampleSelect.addEventListener('change', () => {
   const s = SAMPLES.find((x) => x.id === sampleSelect.value);
   if (!s) return;
