@@ -1,7 +1,7 @@
 // The page end to end in headless Chromium: it loads from a local server,
 // shows every reading exactly as the engine writes it, re-reads as one
 // types, reports a bad line at its line and column, keeps its state in the
-// URL hash and localStorage, downloads the picture, highlights a node
+// URL hash and the drafts, downloads the picture, highlights a node
 // across readings, stays responsive on heavy programs, and never makes a
 // request outside its origin.  Screenshots go to TP_WEB_ARTIFACTS
 // (default BUILD/web/screenshots).

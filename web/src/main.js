@@ -15,12 +15,13 @@ import {
   EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter,
   highlightSpecialChars, keymap, lineNumbers,
 } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, undoDepth } from '@codemirror/commands';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 
 import { tapeSupport } from './tape-language.js';
-import { TABS, VIEWS, formatHash, loadProgram, parseHash, saveProgram } from './state.js';
+import { TABS, VIEWS, formatHash, parseHash } from './state.js';
+import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
@@ -61,10 +62,11 @@ function updateBusy() {
 
 /* -------------------------------------------------------------- editor */
 
-const view = new EditorView({
-  parent: $('#editor'),
-  state: EditorState.create({
-    doc: '',
+// One editor state per draft: switching drafts starts a fresh undo history,
+// so Ctrl+Z never brings another draft's text into this one.
+function editorState(doc) {
+  return EditorState.create({
+    doc,
     extensions: [
       lineNumbers(),
       highlightActiveLineGutter(),
@@ -76,26 +78,40 @@ const view = new EditorView({
       highlightActiveLine(),
       lintGutter(),
       EditorView.lineWrapping,
-      keymap.of([...defaultKeymap, ...historyKeymap]),
+      keymap.of([
+        { key: 'Mod-z', run: undoSampleLoad },
+        { key: 'Mod-Enter', run: () => { readNow(); return true; } },
+        ...defaultKeymap, ...historyKeymap,
+      ]),
       tapeSupport(),
       EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged && !applyingDoc) {
+        if (update.docChanged) {
           state.program = update.state.doc.toString();
-          saveProgram(state.program);
+          drafts.update(drafts.current, { program: state.program });
+          renderDrafts();
           scheduleRead();
         }
       }),
     ],
-  }),
-});
+  });
+}
 
-let applyingDoc = false;
-function setProgram(text) {
-  applyingDoc = true;
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-  applyingDoc = false;
-  state.program = text;
+const drafts = new Drafts();
+const view = new EditorView({ parent: $('#editor'), state: editorState('') });
+
+// Shows a draft in the editor (its own undo history) with its choices.
+function showDraft(d) {
+  drafts.select(d.id);
+  view.setState(editorState(d.program));
+  state.program = d.program;
+  state.target = d.target;
+  state.observe = d.observe;
+  state.exact = d.exact;
+  sampleLoad = null;
+  applyChoices();
+  renderDrafts();
+  scheduleRead();
 }
 
 // An engine column counts characters (code points); CodeMirror counts
@@ -163,6 +179,15 @@ function scheduleRead() {
   writeHash();
   // A throttle, not a debounce: steady typing still re-reads every 120 ms.
   if (readTimer === null) readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
+}
+
+// Ctrl+Enter: read now, without waiting for the pause.
+function readNow() {
+  if (readTimer !== null) clearTimeout(readTimer);
+  readTimer = null;
+  work.timer = false;
+  writeHash();
+  read();
 }
 
 function read() {
@@ -531,9 +556,14 @@ $('.tabs').addEventListener('keydown', (e) => {
   document.querySelector(`.tabs [data-tab="${state.tab}"]`).focus();
 });
 
-$('#target').addEventListener('change', (e) => { state.target = e.target.value; scheduleRead(); });
-$('#observe').addEventListener('change', (e) => { state.observe = e.target.value; scheduleRead(); });
-$('#exact').addEventListener('change', (e) => { state.exact = e.target.checked; scheduleRead(); });
+function choose(fields) {
+  Object.assign(state, fields);
+  drafts.update(drafts.current, fields);
+  scheduleRead();
+}
+$('#target').addEventListener('change', (e) => choose({ target: e.target.value }));
+$('#observe').addEventListener('change', (e) => choose({ observe: e.target.value }));
+$('#exact').addEventListener('change', (e) => choose({ exact: e.target.checked }));
 
 function applyChoices() {
   fillChoices();
@@ -550,13 +580,37 @@ sampleSelect.addEventListener('change', () => {
   view.focus();
 });
 
+// A sample opens as a new draft: the program it replaces stays a draft of
+// its own (an empty one, or an untouched sample, is simply put away).
+// Ctrl+Z in the editor, before any edit, undoes the load.
+let sampleLoad = null;   // {draft: the sample's id, previous: id, removed: draft or null}
 function loadSample(s) {
-  setProgram(s.program);
-  saveProgram(s.program);
-  state.target = s.target;
-  state.observe = s.observe;
-  applyChoices();
-  scheduleRead();
+  const previous = drafts.get(drafts.current);
+  let removed = null;
+  if (previous && (previous.program.trim() === '' || SAMPLES.some((x) => x.program === previous.program))) {
+    removed = { ...previous };
+    drafts.remove(previous.id);
+  }
+  const d = drafts.create({ program: s.program, target: s.target, observe: s.observe, origin: 'sample' });
+  showDraft(d);
+  sampleLoad = { draft: d.id, previous: previous?.id ?? null, removed };
+  say(removed || !previous
+    ? `loaded the sample “${s.title}”. `
+    : `loaded the sample “${s.title}”; your program is kept as the draft “${draftTitle(previous)}”. `,
+  undoButton('undo the load (Ctrl+Z)', undoSampleLoad));
+}
+
+function undoSampleLoad() {
+  if (!sampleLoad || sampleLoad.draft !== drafts.current || undoDepth(view.state) > 0) return false;
+  const { draft, previous, removed } = sampleLoad;
+  sampleLoad = null;
+  drafts.remove(draft);
+  if (removed) drafts.restore(removed);
+  const back = drafts.get(previous) || drafts.sorted()[0] || drafts.create();
+  showDraft(back);
+  say(`back to “${draftTitle(back)}”.`);
+  view.focus();
+  return true;
 }
 
 $('#share').addEventListener('click', async () => {
@@ -587,17 +641,244 @@ function setFontSize(px) {
 $('#smaller').onclick = () => setFontSize(fontSize - 1);
 $('#larger').onclick = () => setFontSize(fontSize + 1);
 
+/* -------------------------------------------------------------- drafts */
+
+// A short message about what just happened to the reader's programs.
+function say(text, ...extra) {
+  $('#notice').replaceChildren(text, ...extra);
+}
+
+function undoButton(label, action) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.onclick = () => { action(); };
+  return b;
+}
+
+function showStorageProblem(problem) {
+  const el = $('#storage-warning');
+  el.hidden = !problem;
+  el.textContent = problem === 'full'
+    ? 'The browser’s storage for this page is full: your latest changes are not kept as a draft. Save the program as a file (Ctrl+S), or delete drafts you no longer need.'
+    : problem
+      ? 'This browser does not let the page keep drafts (a private window, or storage turned off): your programs last only until this page is closed. Save the program as a file (Ctrl+S) to keep it.'
+      : '';
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+let renaming = null;   // the id of the draft whose name is being edited
+let deleting = null;   // the id of the draft asked to be deleted
+
+function renderDrafts() {
+  const current = drafts.get(drafts.current);
+  $('#draft-name').textContent = current ? draftTitle(current) : '';
+  $('#drafts-toggle').textContent = `drafts (${drafts.list.length})`;
+  const panel = $('#drafts');
+  if (panel.hidden) return;
+  const list = $('#drafts-list');
+  list.replaceChildren(...drafts.sorted().map((d) => {
+    const li = document.createElement('li');
+    li.dataset.draft = d.id;
+    if (d.id === drafts.current) li.classList.add('current');
+    const title = draftTitle(d);
+    if (renaming === d.id) {
+      const input = document.createElement('input');
+      input.type = 'text';
+      input.value = d.name;
+      input.placeholder = firstLine(d.program) || 'a name';
+      input.setAttribute('aria-label', `the name of the draft “${title}”`);
+      input.className = 'draft-rename';
+      let done = false;
+      const finish = (keep) => {
+        if (done) return;
+        done = true;
+        renaming = null;
+        if (keep) drafts.update(d.id, { name: input.value.trim().slice(0, 80) });
+        renderDrafts();
+        list.querySelector(`[data-draft="${d.id}"] .draft-open`)?.focus();
+      };
+      input.onkeydown = (e) => {
+        if (e.key === 'Enter') { e.preventDefault(); finish(true); }
+        if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); finish(false); }
+      };
+      input.onblur = () => finish(true);
+      li.append(input);
+      queueMicrotask(() => { input.focus(); input.select(); });
+    } else {
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.className = 'draft-open';
+      if (d.id === drafts.current) open.setAttribute('aria-current', 'true');
+      const name = document.createElement('span');
+      name.className = 'draft-title';
+      name.textContent = title;
+      const meta = document.createElement('span');
+      meta.className = 'draft-meta';
+      const line = d.name ? firstLine(d.program) : '';
+      meta.textContent = [line, timeFormat.format(d.updated), d.origin === 'link' ? 'from a link' : d.origin === 'file' ? 'from a file' : '']
+        .filter(Boolean).join(' · ');
+      open.append(name, meta);
+      open.onclick = () => { if (d.id !== drafts.current) { showDraft(d); writeHash(); } view.focus(); };
+      li.append(open);
+    }
+    if (deleting === d.id) {
+      const ask = document.createElement('span');
+      ask.className = 'draft-ask';
+      ask.textContent = 'delete it?';
+      const yes = undoButton('delete', () => deleteDraft(d.id));
+      yes.setAttribute('aria-label', `yes, delete the draft “${title}”`);
+      const no = undoButton('keep', () => { deleting = null; renderDrafts(); });
+      no.setAttribute('aria-label', `keep the draft “${title}”`);
+      li.append(ask, yes, no);
+      queueMicrotask(() => no.focus());
+    } else if (renaming !== d.id) {
+      const rename = undoButton('rename', () => { renaming = d.id; deleting = null; renderDrafts(); });
+      rename.setAttribute('aria-label', `rename the draft “${title}”`);
+      const del = undoButton('delete', () => { deleting = d.id; renaming = null; renderDrafts(); });
+      del.setAttribute('aria-label', `delete the draft “${title}”`);
+      li.append(rename, del);
+    }
+    return li;
+  }));
+}
+
+function deleteDraft(id) {
+  const d = drafts.get(id);
+  deleting = null;
+  if (!d) return;
+  const wasCurrent = id === drafts.current;
+  drafts.remove(id);
+  if (sampleLoad && (sampleLoad.draft === id || sampleLoad.previous === id)) sampleLoad = null;
+  if (wasCurrent) {
+    const next = drafts.sorted()[0] || drafts.create();
+    showDraft(next);
+    writeHash();
+  }
+  say(`deleted the draft “${draftTitle(d)}”. `, undoButton('undo the delete', () => {
+    drafts.restore(d);
+    if (wasCurrent) { showDraft(drafts.get(d.id)); writeHash(); }
+    say(`“${draftTitle(d)}” is back.`);
+    renderDrafts();
+  }));
+  renderDrafts();
+}
+
+function toggleDrafts(open = $('#drafts').hidden) {
+  $('#drafts').hidden = !open;
+  $('#drafts-toggle').setAttribute('aria-expanded', String(open));
+  renaming = deleting = null;
+  renderDrafts();
+}
+$('#drafts-toggle').onclick = () => toggleDrafts();
+$('#drafts-close').onclick = () => { toggleDrafts(false); $('#drafts-toggle').focus(); };
+$('#draft-new').onclick = () => {
+  showDraft(drafts.create());
+  writeHash();
+  say('a new, empty draft; the others are in the list.');
+  view.focus();
+};
+
+/* ---------------------------------------------------- files: open, save */
+
+const MAX_FILE_BYTES = 4 << 20;
+
+// A .tape file opens as a new draft named after the file.
+async function openFile(file) {
+  if (!file) return;
+  if (file.size > MAX_FILE_BYTES) {
+    say(`${file.name} is not opened: it has ${(file.size / 1048576).toFixed(1)} MB, and the page opens programs up to 4 MB.`);
+    return;
+  }
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    say(`${file.name} could not be read: ${error?.message || error}`);
+    return;
+  }
+  if (text.includes('\u0000')) {
+    say(`${file.name} is not opened: it is not a text file.`);
+    return;
+  }
+  text = text.replace(/\r\n?/g, '\n');
+  const name = file.name.replace(/\.(tape|txt)$/i, '');
+  const d = drafts.create({ program: text, name, origin: 'file' });
+  showDraft(d);
+  writeHash();
+  say(`opened ${file.name} as a new draft.`);
+  view.focus();
+}
+
+const fileInput = $('#open-file');
+$('#open').onclick = () => fileInput.click();
+fileInput.addEventListener('change', () => {
+  const file = fileInput.files[0];
+  fileInput.value = '';
+  openFile(file);
+});
+
+// A file dropped anywhere on the page opens (the editor would otherwise
+// insert its text into the current draft).
+const hasFiles = (e) => [...(e.dataTransfer?.types || [])].includes('Files');
+window.addEventListener('dragover', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+  document.body.classList.add('dropping');
+}, true);
+window.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget === null) document.body.classList.remove('dropping');
+}, true);
+window.addEventListener('drop', (e) => {
+  document.body.classList.remove('dropping');
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  e.stopPropagation();
+  openFile(e.dataTransfer.files[0]);
+}, true);
+
+function saveTape() {
+  const d = drafts.get(drafts.current);
+  download(`${fileStem(d || { name: '', program: state.program })}.tape`, 'text/plain', state.program);
+}
+$('#save').onclick = saveTape;
+
+/* ---------------------------------------------------------------- keys */
+
+// Another tab of the page added or removed drafts.
+window.addEventListener('storage', (e) => {
+  if (e.key === null || e.key.startsWith('topos-playground:draft')) { drafts.sync(); renderDrafts(); }
+});
+
+const inField = (el) => el instanceof Element && (el.closest('.cm-editor') || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+window.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented) return;
+  const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
+  const key = e.key.toLowerCase();
+  if (mod && !e.shiftKey && key === 's') { e.preventDefault(); saveTape(); }
+  else if (mod && !e.shiftKey && key === 'o') { e.preventDefault(); fileInput.click(); }
+  else if (mod && e.key === 'Enter') { e.preventDefault(); readNow(); }
+  else if (mod && !e.shiftKey && key === 'z' && !inField(e.target)) { if (undoSampleLoad()) e.preventDefault(); }
+});
+
 // A pasted link (or the back button) brings its own state.
 window.addEventListener('hashchange', () => openState(parseHash(location.hash)));
 
+// A link's program opens as a new draft, next to the others; a program some
+// draft already holds opens that draft (so a reload opens the same one).
 function openState(h) {
-  if (h.program !== undefined && h.program !== state.program) {
-    setProgram(h.program);
-    saveProgram(h.program);
+  if (h.program !== undefined && (h.program !== state.program || !drafts.get(drafts.current))) {
+    const current = drafts.get(drafts.current);
+    const same = current && current.program === h.program ? current : drafts.find(h.program);
+    const d = same || drafts.create({ program: h.program, origin: 'link' });
+    if (!same && state.program !== '') say(`opened the link as a new draft; your program is kept as “${draftTitle(current || { name: '', program: state.program })}”.`);
+    showDraft(d);
   }
   state.target = h.target;
   state.observe = h.observe;
   state.exact = h.exact;
+  drafts.update(drafts.current, { target: state.target, observe: state.observe, exact: state.exact });
   showView(h.tab);
   applyChoices();
   scheduleRead();
@@ -607,15 +888,22 @@ function openState(h) {
 
 startEngine();
 startGraphWorker();   // graphviz compiles its wasm while the engine reads
+drafts.onProblem = showStorageProblem;
+showStorageProblem(drafts.problem);
 {
   const h = parseHash(location.hash);
+  const hadHash = location.hash !== '';   // showDraft writes one
   if (h.program === undefined) {
-    const stored = loadProgram();
-    if (stored !== null) h.program = stored;
-    else {
+    const d = drafts.get(drafts.current) || drafts.sorted()[0];
+    if (d) {
+      showDraft(d);
+      h.program = d.program;
+      if (!hadHash) { h.target = d.target; h.observe = d.observe; h.exact = d.exact; }
+    } else {
       const readme = SAMPLES[0];
+      showDraft(drafts.create({ program: readme.program, target: readme.target, observe: readme.observe, origin: 'sample' }));
       h.program = readme.program;
-      if (!location.hash) { h.target = readme.target; h.observe = readme.observe; }
+      if (!hadHash) { h.target = readme.target; h.observe = readme.observe; }
     }
   }
   openState(h);
