@@ -203,6 +203,9 @@ test('drafts are renamed and deleted from the list, and outlast a reload', { ski
 
 test('a draft saves as a .tape named after it; .tape files open by picker and by drop', { skip }, async () => {
   const page = await b.page();
+  // Listening from the start turns the file chooser's interception on
+  // before Ctrl+O (waitForEvent alone may turn it on too late).
+  page.on('filechooser', () => {});
   await page.goto(b.base);
   await ready(page);
   await replaceProgram(page, A);

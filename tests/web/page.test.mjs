@@ -276,7 +276,7 @@ test('the picture downloads as SVG', { skip }, async () => {
   await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(README));
   await ready(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-svg')]);
-  assert.equal(download.suggestedFilename(), 'topos-picture.svg');
+  assert.equal(download.suggestedFilename(), 'the-readme-sample.svg', 'named after the program');
   const path = await download.path();
   const svg = readFileSync(path, 'utf8');
   assert.match(svg, /<svg[\s\S]*<\/svg>\s*$/);

@@ -159,17 +159,26 @@ let patience = null;
 
 function startEngine() {
   engineWorker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
-  engineWorker.onmessage = (e) => onEngineResult(e.data);
+  engineWorker.onmessage = (e) => {
+    if (e.data.loadError) fatal(`the engine could not be loaded: ${e.data.loadError}`);
+    else if (!e.data.loaded) onEngineResult(e.data);
+  };
   engineWorker.onerror = (e) => {
     e.preventDefault();
-    fatal(`the engine could not start: ${e.message || 'unknown error'}`);
+    fatal(`the engine could not be loaded: ${e.message || 'engine-worker.js is missing or broken'}`);
   };
 }
 
+// The engine cannot run at all: say so plainly, and stop waiting for it.
 function fatal(message) {
   work.fatal = true;
+  work.engine = false;
   readingEl('diagnostics').textContent = message;
+  const el = $('#page-problem');
+  el.textContent = `${message}. The program is kept; reload the page to try again.`;
+  el.hidden = false;
   updateBusy();
+  updateDownloads();
 }
 
 let readTimer = null;
@@ -191,6 +200,7 @@ function readNow() {
 }
 
 function read() {
+  if (work.fatal) return;
   const request = {
     id: ++seq,
     program: state.program,
@@ -277,14 +287,45 @@ function showResult(msg) {
     pane.classList.toggle('refused', refused && lastText !== null);
   }
   readingEl('summary').textContent = msg.text.summary;
+  // While a line is half typed the summary keeps the last good one, marked.
+  $('#summary-stale').textContent = refused && lastText !== null ? lastText.summary : '';
   showDiagnostics(msg.diagnostics);
   if (!refused) {
     lastText = msg.text;
     lastNames = msg.names;
+    used = { target: msg.target, observe: msg.observe };
     fillChoices();
   }
+  shown = { ok: !refused, text: msg.text };
+  showChoiceNote();
   showPicture(msg.text.dot, refused);
   applySelection();
+  updateDownloads();
+}
+
+// What the engine used, from its JSON; a chosen name it did not use is
+// said, with what it used instead.
+let used = { target: null, observe: [] };
+let shown = { ok: false, text: null };   // the readings on screen: did the program read?
+function fallbacks() {
+  const known = (n) => lastNames.some((x) => x.name === n);
+  const out = {};
+  if (state.target && used.target !== state.target) {
+    out.target = `target ${state.target} is ${known(state.target) ? 'not a scalar' : 'not in the program'}: `
+      + (used.target ? `differentiating ${used.target} instead` : 'nothing is differentiated');
+    out.targetLabel = `${state.target} (${known(state.target) ? 'not a scalar' : 'not in the program'}; using ${used.target ?? 'none'})`;
+  }
+  if (state.observe && !used.observe.includes(state.observe)) {
+    const why = !known(state.observe) ? 'not in the program' : state.observe === used.target ? 'the target itself' : 'not used';
+    out.observe = `observe ${state.observe} is ${why}: observing nothing extra`;
+    out.observeLabel = `${state.observe} (${why}; observing nothing)`;
+  }
+  return out;
+}
+
+function showChoiceNote() {
+  const f = fallbacks();
+  $('#choice-note').textContent = shown.ok ? [f.target, f.observe].filter(Boolean).join('; ') : '';
 }
 
 // Target lists the scalar names, observe every name; a chosen name the
@@ -293,13 +334,14 @@ function fillChoices() {
   const unique = (list) => [...new Set(list)];
   const scalars = unique(lastNames.filter((n) => n.scalar).map((n) => n.name));
   const all = unique(lastNames.map((n) => n.name));
-  fillSelect($('#target'), 'the last scalar', scalars, state.target);
-  fillSelect($('#observe'), 'nothing extra', all, state.observe);
+  const f = lastText === null ? {} : fallbacks();
+  fillSelect($('#target'), 'the last scalar', scalars, state.target, f.targetLabel);
+  fillSelect($('#observe'), 'nothing extra', all, state.observe, f.observeLabel);
 }
 
-function fillSelect(select, placeholder, names, chosen) {
+function fillSelect(select, placeholder, names, chosen, fallbackLabel) {
   const options = [['', placeholder], ...names.map((n) => [n, n])];
-  if (chosen && !names.includes(chosen)) options.push([chosen, lastText === null ? chosen : `${chosen} (not in the program)`]);
+  if (chosen && !names.includes(chosen)) options.push([chosen, fallbackLabel || chosen]);
   const same = options.length === select.options.length
     && options.every(([v, l], i) => select.options[i].value === v && select.options[i].textContent === l);
   if (!same) {
@@ -330,11 +372,16 @@ let allowLarge = false;    // the reader asked for a large layout
 function startGraphWorker() {
   graphWorker = new Worker(new URL('./graph-worker.js', import.meta.url), { type: 'module' });
   graphWorker.onmessage = (e) => onGraphResult(e.data);
+  // The worker's file is missing or broken: every layout fails at once
+  // (instead of waiting out GRAPH_PATIENCE_MS for an answer that never comes).
   graphWorker.onerror = (e) => {
     e.preventDefault();
-    if (graphJob) onGraphResult({ id: graphJob.id, error: e.message || 'the graphviz worker failed' });
+    graphBroken = `graphviz could not be loaded (${e.message || 'graph-worker.js is missing or broken'})`;
+    stopGraphWorker();
+    if (graphJob) onGraphResult({ id: graphJob.id, error: graphBroken });
   };
 }
+let graphBroken = null;
 
 function stopGraphWorker() {
   if (graphWorker) graphWorker.terminate();
@@ -401,11 +448,17 @@ function drawWanted() {
   }
   work.graph = renderedDot !== wantedDot;
   updateBusy();
+  updateDownloads();
 }
 
 function startLayout(dot) {
-  if (!graphWorker) startGraphWorker();
   const id = ++graphSeq;
+  if (graphBroken) {
+    graphJob = { id, dot, started: performance.now(), timer: null };
+    onGraphResult({ id, error: graphBroken });
+    return;
+  }
+  if (!graphWorker) startGraphWorker();
   const timer = setTimeout(() => {
     stopGraphWorker();
     onGraphResult({ id, error: `the layout took longer than ${GRAPH_PATIENCE_MS / 1000} s and was stopped` });
@@ -448,6 +501,7 @@ function setPicture(svg, dot) {
   }
   applyZoom();
   applySelection();
+  updateDownloads();
 }
 
 // zoom 0 fits the picture in its pane (the whole of it when that stays
@@ -489,11 +543,45 @@ function download(name, type, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+// Files are named after the draft (its name, else its first comment).
+function stem() {
+  return fileStem(drafts.get(drafts.current) || { name: '', program: state.program });
+}
+
+// Why a download (or copy) of the readings cannot be had now, or ''.
+function readingsUnavailable() {
+  if (work.fatal) return 'the engine is not running';
+  if (shown.text === null) return 'no reading yet';
+  if (!shown.ok) return 'no current reading: the program does not read';
+  return '';
+}
+function pictureUnavailable() {
+  const why = readingsUnavailable();
+  if (why) return why;
+  if (!wantedDot.trim()) return 'no picture for this program';
+  if (renderedDot !== wantedDot) return 'the picture is being laid out';
+  if (!lastSvg) return 'the picture could not be drawn';
+  return '';
+}
+
+function setAvailable(button, why) {
+  button.disabled = why !== '';
+  button.title = why ? `not now: ${why}` : button.dataset.title || '';
+  const note = button.parentElement.querySelector('.why');
+  if (note) note.textContent = why ? `(${why})` : '';
+}
+
+function updateDownloads() {
+  const why = readingsUnavailable();
+  setAvailable($('#download-mlir'), why || (shown.text.stablehlo ? '' : 'no StableHLO for this program'));
+  setAvailable($('#download-svg'), pictureUnavailable());
+}
+
 $('#download-svg').onclick = () => {
-  if (lastSvg) download('topos-picture.svg', 'image/svg+xml', lastSvg);
+  if (!pictureUnavailable()) download(`${stem()}.svg`, 'image/svg+xml', lastSvg);
 };
 $('#download-mlir').onclick = () => {
-  if (lastText?.stablehlo) download('topos.mlir', 'text/plain', lastText.stablehlo);
+  if (!readingsUnavailable() && shown.text.stablehlo) download(`${stem()}.mlir`, 'text/plain', shown.text.stablehlo);
 };
 
 /* ------------------------------------------------ cross-reading highlight */
@@ -597,7 +685,9 @@ function loadSample(s) {
   say(removed || !previous
     ? `loaded the sample “${s.title}”. `
     : `loaded the sample “${s.title}”; your program is kept as the draft “${draftTitle(previous)}”. `,
-  undoButton('undo the load (Ctrl+Z)', undoSampleLoad));
+  undoButton('undo the load (Ctrl+Z)', () => {
+    if (!undoSampleLoad()) say('the sample has been edited since, so it stays; every program you had is in the drafts list.');
+  }));
 }
 
 function undoSampleLoad() {
