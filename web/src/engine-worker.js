@@ -6,6 +6,7 @@
 //       names, target, observe, diagnostics, ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
+// in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
 import { countNodeLines, gradientNodes, hloHtml, irHtml, valuesHtml } from './readings.js';
 
 const encoder = new TextEncoder();
@@ -89,6 +90,10 @@ self.onmessage = async (event) => {
   try {
     const t0 = performance.now();
     const { status, json } = read(request);
+    if (request.json) {   // the whole JSON, for a download
+      self.postMessage({ id: request.id, json });
+      return;
+    }
     const t1 = performance.now();
     const result = JSON.parse(json);
     const html = markup(result);

@@ -48,6 +48,7 @@ const stats = {
   version: VERSION, firstTextMs: null, firstReadingsMs: null,
   engineMs: [], markupMs: [], graphMs: [], graphVersion: null,
   engineRestarts: 0, graphRestarts: 0,   // workers terminated to drop stale work
+  readsNow: 0,                           // Ctrl+Enter
 };
 globalThis.toposPlayground = stats;
 
@@ -161,6 +162,7 @@ function startEngine() {
   engineWorker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
   engineWorker.onmessage = (e) => {
     if (e.data.loadError) fatal(`the engine could not be loaded: ${e.data.loadError}`);
+    else if (typeof e.data.id === 'string') onJson(e.data);
     else if (!e.data.loaded) onEngineResult(e.data);
   };
   engineWorker.onerror = (e) => {
@@ -192,11 +194,37 @@ function scheduleRead() {
 
 // Ctrl+Enter: read now, without waiting for the pause.
 function readNow() {
+  stats.readsNow++;
   if (readTimer !== null) clearTimeout(readTimer);
   readTimer = null;
   work.timer = false;
   writeHash();
   read();
+}
+
+// The engine's whole JSON (what `topos --json` prints) for the request whose
+// readings are shown: asked for only when the reader downloads it.
+let latestRequest = null;
+let shownRequest = null;
+const jsonRequests = new Map();
+let jsonSeq = 0;
+function engineJson() {
+  return new Promise((resolve, reject) => {
+    const id = `json-${++jsonSeq}`;
+    jsonRequests.set(id, { resolve, reject });
+    engineWorker.postMessage({ ...shownRequest, id, json: true });
+  });
+}
+function onJson(msg) {
+  const r = jsonRequests.get(msg.id);
+  jsonRequests.delete(msg.id);
+  if (!r) return;
+  if (msg.fatal) r.reject(new Error(msg.fatal));
+  else r.resolve(msg.json);
+}
+function dropJsonRequests() {
+  for (const r of jsonRequests.values()) r.reject(new Error('the engine was restarted; try again'));
+  jsonRequests.clear();
 }
 
 function read() {
@@ -208,6 +236,7 @@ function read() {
     observe: state.observe ? [state.observe] : [],
     exact: state.exact,
   };
+  latestRequest = request;
   work.engine = true;
   updateBusy();
   if (inFlight === null) send(request);
@@ -230,6 +259,7 @@ function restartEngine() {
   patience = null;
   if (inFlight === null || pending === null) return;
   engineWorker.terminate();
+  dropJsonRequests();
   stats.engineRestarts++;
   startEngine();
   inFlight = null;
@@ -245,6 +275,7 @@ function onEngineResult(msg) {
   if (msg.fatal) {
     // The wasm instance may be broken: the next read gets a fresh one.
     engineWorker.terminate();
+    dropJsonRequests();
     startEngine();
   }
   if (pending !== null) {
@@ -254,6 +285,7 @@ function onEngineResult(msg) {
   }
   if (msg.id !== seq) return;          // stale: a newer request is on its way
   work.engine = false;
+  shownRequest = latestRequest;
   if (msg.fatal) {
     readingEl('diagnostics').textContent = `the engine failed on this program: ${msg.fatal}`;
     updateBusy();
@@ -567,14 +599,44 @@ function pictureUnavailable() {
 function setAvailable(button, why) {
   button.disabled = why !== '';
   button.title = why ? `not now: ${why}` : button.dataset.title || '';
-  const note = button.parentElement.querySelector('.why');
-  if (note) note.textContent = why ? `(${why})` : '';
+  const note = button.nextElementSibling;
+  if (note?.classList.contains('why')) note.textContent = why ? `(${why})` : '';
 }
 
 function updateDownloads() {
   const why = readingsUnavailable();
   setAvailable($('#download-mlir'), why || (shown.text.stablehlo ? '' : 'no StableHLO for this program'));
   setAvailable($('#download-svg'), pictureUnavailable());
+  setAvailable($('#download-json'), why);
+  for (const b of document.querySelectorAll('button[data-copy]'))
+    setAvailable(b, b.dataset.copy === 'picture' ? pictureUnavailable() : why);
+}
+
+$('#download-json').onclick = async () => {
+  if (readingsUnavailable()) return;
+  const name = `${stem()}.json`;
+  try {
+    download(name, 'application/json', await engineJson());
+  } catch (error) {
+    say(`${name} could not be made: ${error?.message || error}`);
+  }
+};
+
+// Each reading's exact text (the picture: its SVG) to the clipboard.
+const READING_NAMES = { spec: 'spec', derivative: 'derivative', plan: 'plan', stablehlo: 'StableHLO', values: 'values', picture: 'picture (SVG)' };
+for (const b of document.querySelectorAll('button[data-copy]')) {
+  const r = b.dataset.copy;
+  b.onclick = async () => {
+    const text = r === 'picture' ? lastSvg : shown.text?.[r];
+    if (b.disabled || typeof text !== 'string') return;
+    try {
+      await navigator.clipboard.writeText(text);
+      const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      say(`copied the ${READING_NAMES[r]} reading: ${lines} line${lines === 1 ? '' : 's'}.`);
+    } catch (error) {
+      say(`the ${READING_NAMES[r]} reading could not be copied (${error?.message || 'the clipboard is not available'}); select its text instead.`);
+    }
+  };
 }
 
 $('#download-svg').onclick = () => {
@@ -950,7 +1012,19 @@ window.addEventListener('keydown', (e) => {
   else if (mod && !e.shiftKey && key === 'o') { e.preventDefault(); fileInput.click(); }
   else if (mod && e.key === 'Enter') { e.preventDefault(); readNow(); }
   else if (mod && !e.shiftKey && key === 'z' && !inField(e.target)) { if (undoSampleLoad()) e.preventDefault(); }
+  else if (e.key === '?' && !mod && !e.altKey && !inField(e.target) && !$('#keys').open) { e.preventDefault(); openKeys(); }
 });
+
+// `?` (or the keys button) lists every shortcut.
+let keysOpener = null;
+function openKeys() {
+  keysOpener = document.activeElement;
+  $('#keys').showModal();
+  $('#keys-close').focus();
+}
+$('#keys-open').onclick = openKeys;
+$('#keys-close').onclick = () => $('#keys').close();
+$('#keys').addEventListener('close', () => { if (keysOpener instanceof HTMLElement) keysOpener.focus(); });
 
 // A pasted link (or the back button) brings its own state.
 window.addEventListener('hashchange', () => openState(parseHash(location.hash)));

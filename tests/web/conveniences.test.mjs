@@ -1,0 +1,137 @@
+// The expected conveniences (issue 13, part 7), in headless Chromium:
+// Ctrl+Enter reads now, `?` lists every shortcut (not while typing), a copy
+// button on each reading copies its exact text, and "download all" gives
+// the engine's whole JSON, the object `topos --json` prints.  (Ctrl+S and
+// Ctrl+O are in drafts.test.mjs.)  Screenshots go to TP_WEB_ARTIFACTS.
+//
+// Environment: as page.test.mjs; TP_NATIVE_TOPOS, when set, is the native
+// `topos` the JSON is also compared with.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { CHROMIUM, editorText, openBrowser, READINGS, ready } from './browser.mjs';
+import { loadEngine } from './engine.mjs';
+
+const build = process.env.TP_WEB_BUILD;
+const site = join(build || '.', 'site');
+const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
+const samplesDir = process.env.TP_SAMPLES;
+const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
+
+let b, engine;
+before(async () => {
+  if (skip) return;
+  mkdirSync(shots, { recursive: true });
+  b = await openBrowser(site, join(build, 'npm'));
+  engine = await loadEngine(build);
+});
+after(async () => { if (b) await b.close(); });
+
+const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
+
+test('Ctrl+Enter reads now; ? lists every shortcut, but types ? in the editor', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base);
+  await ready(page);
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('z = loss * 3.0');
+  await page.keyboard.press('Control+Enter');
+  await ready(page);
+  assert.equal(await page.evaluate(() => window.toposPlayground.readsNow), 1, 'Ctrl+Enter asked for a reading');
+  const program = README() + 'z = loss * 3.0';
+  assert.equal(await editorText(page), program, 'Ctrl+Enter added no line');
+  assert.equal(await page.textContent('[data-reading="spec"]'), JSON.parse(engine.read(program, { target: 'loss', observe: ['error'] }).json).spec);
+
+  // In the editor, ? is a character.
+  await page.keyboard.type(' # ?');
+  await ready(page);
+  assert.ok(await page.isHidden('#keys'), 'no list while typing');
+  assert.ok((await editorText(page)).endsWith('# ?'));
+
+  // Outside it, ? opens the list; Escape closes it and focus comes back.
+  await page.focus('#share');
+  await page.keyboard.press('?');
+  assert.ok(await page.isVisible('#keys'));
+  const listed = await page.textContent('#keys dl');
+  for (const k of ['Ctrl+Enter', 'Ctrl+S', 'Ctrl+O', 'Ctrl+Z', 'Ctrl+Shift+Z', '?', 'Esc', '← →'])
+    assert.ok(listed.replace(/\s*\+\s*/g, '+').includes(k), `the list names ${k}`);
+  await page.screenshot({ path: join(shots, 'keys-dialog.png') });
+  await page.keyboard.press('Escape');
+  assert.ok(await page.isHidden('#keys'));
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'share', 'focus is back where it was');
+  // The keys button opens it too.
+  await page.click('#keys-open');
+  assert.ok(await page.isVisible('#keys'));
+  await page.click('#keys-close');
+  assert.ok(await page.isHidden('#keys'));
+});
+
+test('each reading has a copy button that copies its exact text', { skip }, async () => {
+  const page = await b.page();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(b.base).origin });
+  const mlp = readFileSync(join(samplesDir, 'mlp.tape'), 'utf8');
+  await page.goto(b.base + '#tab=tiled&target=loss&observe=hidden&program=' + encodeURIComponent(mlp));
+  await ready(page);
+  const want = JSON.parse(engine.read(mlp, { target: 'loss', observe: ['hidden'] }).json);
+  for (const r of READINGS) {
+    const button = page.locator(`button[data-copy="${r}"]`);
+    assert.equal(await button.count(), 1, `one copy button for ${r}`);
+    assert.match(await button.getAttribute('aria-label'), /^copy the /);
+    await page.evaluate(() => navigator.clipboard.writeText('-'));
+    await button.click();
+    await page.waitForFunction(() => /^copied the /.test(document.querySelector('#notice').textContent));
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    if (r === 'picture') assert.match(copied, /^(<\?xml[\s\S]*?)?<svg[\s\S]*<\/svg>\s*$/, 'the picture copies as SVG');
+    else assert.equal(copied, want[r], `the ${r} reading is copied exactly`);
+    await page.evaluate(() => { document.querySelector('#notice').textContent = ''; });
+  }
+  // A program that does not read: nothing current to copy, and why.
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('oops = (');
+  await ready(page);
+  assert.ok(await page.isDisabled('button[data-copy="spec"]'));
+  assert.equal(await page.textContent('button[data-copy="spec"] + .why'), '(no current reading: the program does not read)');
+  await page.screenshot({ path: join(shots, 'copy-refused.png') });
+});
+
+test('download all gives the engine’s whole JSON, as topos --json prints it', { skip }, async (t) => {
+  const page = await b.page();
+  const lr = readFileSync(join(samplesDir, 'linear-regression.tape'), 'utf8');
+  await page.goto(b.base);
+  await ready(page);
+  await page.selectOption('#sample', 'linear-regression');
+  await ready(page);
+  await page.check('#exact');
+  await ready(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
+  assert.equal(download.suggestedFilename(), 'linear-regression.json');
+  const text = readFileSync(await download.path(), 'utf8');
+  const wasm = engine.read(lr, { target: 'loss', observe: ['prediction'], exact: true }).json;
+  assert.equal(text, wasm, 'the engine’s JSON text, byte for byte');
+  const parsed = JSON.parse(text);
+  for (const k of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary', 'tensors', 'names'])
+    assert.ok(k in parsed, `the JSON has ${k}`);
+  if (process.env.TP_NATIVE_TOPOS) {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-json-'));
+    writeFileSync(join(dir, 'p.tape'), lr);
+    const native = execFileSync(process.env.TP_NATIVE_TOPOS,
+      ['--json', '--target', 'loss', '--observe', 'prediction', '--exact', join(dir, 'p.tape')], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual(parsed, JSON.parse(native), 'the same object as the native topos --json');
+  } else {
+    t.diagnostic('TP_NATIVE_TOPOS is not set: compared with the wasm engine only');
+  }
+  // Not while the program does not read.
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('bad = ');
+  await ready(page);
+  assert.ok(await page.isDisabled('#download-json'));
+  assert.equal(await page.textContent('#download-json + .why'), '(no current reading: the program does not read)');
+});
