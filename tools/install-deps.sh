@@ -7,7 +7,7 @@ what=${1:-all}
 
 core=(meson ninja-build gcc pkg-config libglib2.0-dev clang llvm libclang-rt-14-dev)
 more=(libgtk-4-dev libgtksourceview-5-dev libgraphviz-dev graphviz libcairo2-dev
-      xvfb xauth dbus-daemon imagemagick desktop-file-utils appstream emscripten chromium
+      xvfb xauth dbus-daemon imagemagick desktop-file-utils appstream emscripten chromium poppler-utils
       python3-venv)
 
 pkgs=("${core[@]}")

@@ -237,6 +237,8 @@ function read() {
     exact: state.exact,
   };
   latestRequest = request;
+  // Printing shows the whole program (the editor draws only what is on screen).
+  $('#print-program').textContent = state.program;
   work.engine = true;
   updateBusy();
   if (inFlight === null) send(request);
