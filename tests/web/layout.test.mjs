@@ -130,3 +130,37 @@ test('printing gives the program and all six readings in full, with no controls'
     assert.ok(!text.includes(control), `no ${control} control is printed`);
   await page.screenshot({ path: join(shots, 'print-preview.png'), fullPage: true });
 });
+
+test('on a phone the readings are one tap away, and a diagnostic shows beside them', { skip }, async () => {
+  const page = await b.page({ viewport: { width: 390, height: 844 } });
+  await page.goto(b.base);
+  await ready(page);
+  const inView = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
+  assert.equal(await inView('.tabs'), false, 'the tabs start below the editor');
+  await page.click('#to-readings');
+  assert.ok(await inView('.tabs'), 'one tap brings the tabs into view');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.tab), 'spec', 'focus is on the tab being read');
+
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('bad = loss + [3]');
+  await ready(page);
+  const first = (await page.textContent('[data-reading="diagnostics"]')).split('\n')[0];
+  const m = /^(\d+):(\d+): (.*)$/.exec(first);
+  assert.ok(m, 'there is a diagnostic');
+  await page.click('#to-readings');
+  assert.ok(await page.isVisible('#diagnostic-near'));
+  assert.equal(await page.textContent('#diagnostic-near'), `line ${m[1]}, column ${m[2]}: ${m[3]}`);
+  assert.ok(await inView('#diagnostic-near'), 'the diagnostic is on screen with the readings');
+  await page.screenshot({ path: join(shots, 'layout-phone-diagnostic.png') });
+  // It goes to the line.
+  await page.click('#diagnostic-near');
+  assert.ok(await page.evaluate(() => document.activeElement.closest('.cm-editor') !== null), 'the editor has the focus');
+  assert.ok(await inView('#editor .cm-activeLine'), 'the line is on screen');
+  assert.equal(await page.textContent('#editor .cm-activeLine'), 'bad = loss + [3]');
+
+  // On a wide screen the editor is beside the readings: no copy, no button.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.ok(await page.isHidden('#diagnostic-near'));
+  assert.ok(await page.isHidden('#to-readings'));
+});

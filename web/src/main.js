@@ -132,6 +132,11 @@ function offsetOf(line, column) {
 function showDiagnostics(diags) {
   const el = readingEl('diagnostics');
   el.textContent = diags.map((d) => `${d.line}:${d.column}: ${d.message}`).join('\n');
+  // On a phone the editor is far above the readings: the first diagnostic
+  // is repeated beside them (a button that goes to it).
+  const near = $('#diagnostic-near');
+  near.textContent = diags.length ? `line ${diags[0].line}, column ${diags[0].column}: ${diags[0].message}` : '';
+  near.hidden = diags.length === 0;
   const doc = view.state.doc;
   const marks = diags.map((d) => {
     const from = offsetOf(d.line, d.column);
@@ -142,12 +147,20 @@ function showDiagnostics(diags) {
   view.dispatch(setDiagnostics(view.state, marks));
 }
 
-readingEl('diagnostics').addEventListener('click', () => {
+function goToFirstDiagnostic() {
   const first = /^(\d+):(\d+):/.exec(readingEl('diagnostics').textContent);
   if (!first) return;
   const pos = offsetOf(Number(first[1]), Number(first[2]));
   view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
   view.focus();
+  $('#editor').scrollIntoView({ block: 'nearest' });
+}
+readingEl('diagnostics').addEventListener('click', goToFirstDiagnostic);
+$('#diagnostic-near').addEventListener('click', goToFirstDiagnostic);
+// On a phone the readings are below the whole editor: a button goes there.
+$('#to-readings').addEventListener('click', () => {
+  $('.readings').scrollIntoView({ block: 'start' });
+  document.querySelector('.tabs [aria-selected="true"]')?.focus({ preventScroll: true });
 });
 
 /* -------------------------------------------------------------- engine */
