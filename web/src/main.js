@@ -25,7 +25,7 @@ import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
-const READ_DELAY_MS = 120;         // an edit is read at most this long after
+const READ_DELAY_MS = 120;         // an edit is read once typing pauses this long
 const ENGINE_PATIENCE_MS = 2000;   // a newer request replaces a compile this old
 const GRAPH_PATIENCE_MS = 20000;   // a layout is given up after this long
 const GRAPH_MAX_NODES = 2000;      // the engine budgets its picture; this is a backstop
@@ -201,8 +201,11 @@ function scheduleRead() {
   work.timer = true;
   updateBusy();
   writeHash();
-  // A throttle, not a debounce: steady typing still re-reads every 120 ms.
-  if (readTimer === null) readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
+  // A debounce: the program is read when typing pauses for READ_DELAY_MS
+  // (the timer restarts on every key), so the panes do not flip between
+  // stale and fresh during a burst of keys.
+  if (readTimer !== null) clearTimeout(readTimer);
+  readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
 }
 
 // Ctrl+Enter: read now, without waiting for the pause.
@@ -319,6 +322,19 @@ function onEngineResult(msg) {
 /* ------------------------------------------------------------ readings */
 
 const TEXT_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
+const deferredHtml = new Map();   // reading -> markup its hidden pane has not had yet
+const paneShown = (name) => state.tab === 'tiled' || state.tab === name;
+
+function showDeferred() {
+  let any = false;
+  for (const [r, html] of deferredHtml) {
+    if (!paneShown(r)) continue;
+    readingEl(r).innerHTML = html;
+    deferredHtml.delete(r);
+    any = true;
+  }
+  if (any) applySelection();
+}
 
 function showResult(msg) {
   const refused = msg.status !== 0;
@@ -330,7 +346,15 @@ function showResult(msg) {
       const stale = pane.querySelector('.stale');
       if (!pane.classList.contains('refused')) stale.innerHTML = el.innerHTML;
     }
-    el.innerHTML = msg.html[r];
+    // Markup only where it is seen: a hidden pane gets the plain text (the
+    // same textContent, far cheaper to swap in) and its markup when shown.
+    if (paneShown(r)) {
+      el.innerHTML = msg.html[r];
+      deferredHtml.delete(r);
+    } else {
+      el.textContent = msg.text[r];
+      deferredHtml.set(r, msg.html[r]);
+    }
     pane.classList.toggle('refused', refused && lastText !== null);
   }
   readingEl('summary').textContent = msg.text.summary;
@@ -531,9 +555,9 @@ function onGraphResult(msg) {
 
 let zoom = 0;   // 0: fit the pane's width; otherwise a scale factor
 function setPicture(svg, dot) {
-  const el = readingEl('picture');
   renderedDot = dot;
   lastSvg = svg;
+  const el = readingEl('picture');
   el.innerHTML = svg.replace(/^[\s\S]*?(?=<svg)/, '');
   const root = el.querySelector('svg');
   if (root) {
@@ -707,6 +731,7 @@ function showView(tab) {
   document.body.dataset.view = state.tab;
   for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
   for (const name of TABS) paneEl(name).classList.toggle('active', name === state.tab);
+  showDeferred();
   applyZoom();
 }
 
