@@ -729,7 +729,10 @@ function writeHash() {
 function showView(tab) {
   state.tab = VIEWS.includes(tab) ? tab : 'spec';
   document.body.dataset.view = state.tab;
-  for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+  for (const b of document.querySelectorAll('.tabs button')) {
+    b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+    b.tabIndex = b.dataset.tab === state.tab ? 0 : -1;   // one tab stop; arrows move between tabs
+  }
   for (const name of TABS) paneEl(name).classList.toggle('active', name === state.tab);
   showDeferred();
   applyZoom();
