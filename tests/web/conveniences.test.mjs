@@ -135,3 +135,53 @@ test('download all gives the engine’s whole JSON, as topos --json prints it', 
   assert.ok(await page.isDisabled('#download-json'));
   assert.equal(await page.textContent('#download-json + .why'), '(no current reading: the program does not read)');
 });
+
+test('the picture: Ctrl+wheel zooms, a drag pans, a double click fits, + − 0 on the focused picture', { skip }, async () => {
+  const page = await b.page({ viewport: { width: 1280, height: 800 } });
+  const mlp = readFileSync(join(samplesDir, 'mlp.tape'), 'utf8');
+  await page.goto(b.base + '#tab=picture&target=loss&program=' + encodeURIComponent(mlp));
+  await ready(page);
+  const scale = () => page.$eval('[data-reading="picture"]', (e) => Number(e.dataset.scale));
+  const scroll = () => page.$eval('.picture-scroll', (e) => [e.scrollLeft, e.scrollTop]);
+  const fit = await scale();
+  assert.ok(fit > 0, 'the picture opens fitted');
+  const box = await page.locator('.picture-scroll').boundingBox();
+  const mid = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+
+  // Ctrl+wheel up zooms in; a plain wheel does not zoom.
+  await page.mouse.move(mid.x, mid.y);
+  await page.mouse.wheel(0, -100);
+  assert.equal(await scale(), fit, 'a plain wheel scrolls, it does not zoom');
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -100);
+  await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  await page.waitForFunction((f) => Number(document.querySelector('[data-reading="picture"]').dataset.scale) > f, fit);
+  const zoomed = await scale();
+  assert.ok(Math.abs(zoomed - Math.min(4, fit * 1.15 * 1.15)) < 0.01, `two steps of 1.15 (${fit} -> ${zoomed})`);
+
+  // A drag pans and selects nothing.
+  const [l0, t0] = await scroll();
+  await page.mouse.move(mid.x, mid.y);
+  await page.mouse.down();
+  await page.mouse.move(mid.x - 120, mid.y - 80, { steps: 6 });
+  await page.mouse.up();
+  const [l1, t1] = await scroll();
+  assert.ok(l1 > l0 || t1 > t0, `the drag moved the picture (${l0},${t0} -> ${l1},${t1})`);
+  assert.equal(await page.locator('.sel').count(), 0, 'a drag is not a click');
+  await page.screenshot({ path: join(shots, 'picture-zoomed-panned.png') });
+
+  // A double click fits again.
+  await page.mouse.dblclick(mid.x, mid.y);
+  assert.equal(await scale(), fit);
+
+  // Keys on the focused picture.
+  await page.focus('.picture-scroll');
+  await page.keyboard.press('+');
+  assert.ok(Math.abs((await scale()) - fit * 1.25) < 0.01, '+ zooms in');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  assert.ok(Math.abs((await scale()) - fit / 1.25) < 0.01, '− zooms out');
+  await page.keyboard.press('0');
+  assert.equal(await scale(), fit, '0 fits');
+});

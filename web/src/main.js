@@ -600,9 +600,65 @@ function currentScale() {
   return Number(readingEl('picture').dataset.scale) || 1;
 }
 window.addEventListener('resize', () => { if (zoom === 0) applyZoom(); });
-$('#zoom-in').onclick = () => { zoom = Math.min(4, currentScale() * 1.25); applyZoom(); };
-$('#zoom-out').onclick = () => { zoom = Math.max(0.1, currentScale() / 1.25); applyZoom(); };
-$('#zoom-fit').onclick = () => { zoom = 0; applyZoom(); };
+// Zooms by FACTOR keeping the point (x, y) of the picture's box, in client
+// coordinates (default: its middle), where it is.
+const pictureBox = $('.picture-scroll');
+function zoomBy(factor, x, y) {
+  const box = pictureBox.getBoundingClientRect();
+  const ox = (x ?? box.left + box.width / 2) - box.left, oy = (y ?? box.top + box.height / 2) - box.top;
+  const before = currentScale();
+  zoom = Math.min(4, Math.max(0.1, before * factor));
+  applyZoom();
+  const ratio = currentScale() / before;
+  pictureBox.scrollLeft = (pictureBox.scrollLeft + ox) * ratio - ox;
+  pictureBox.scrollTop = (pictureBox.scrollTop + oy) * ratio - oy;
+}
+function zoomFit() { zoom = 0; applyZoom(); }
+$('#zoom-in').onclick = () => zoomBy(1.25);
+$('#zoom-out').onclick = () => zoomBy(1 / 1.25);
+$('#zoom-fit').onclick = zoomFit;
+$('#zoom-in').setAttribute('aria-keyshortcuts', '+');
+$('#zoom-out').setAttribute('aria-keyshortcuts', '-');
+$('#zoom-fit').setAttribute('aria-keyshortcuts', '0');
+
+// Ctrl+wheel zooms around the pointer; a drag pans; a double click fits;
+// + − 0 on the focused picture zoom in, out and fit.
+pictureBox.addEventListener('wheel', (e) => {
+  if (!e.ctrlKey && !e.metaKey) return;
+  e.preventDefault();
+  zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX, e.clientY);
+}, { passive: false });
+let pan = null;            // {x, y, left, top, moved} while the pointer is down
+let panned = false;        // the last pointer press was a drag, not a click
+pictureBox.addEventListener('pointerdown', (e) => {
+  if (e.button !== 0 || e.pointerType === 'touch') return;   // touch scrolls natively
+  pan = { x: e.clientX, y: e.clientY, left: pictureBox.scrollLeft, top: pictureBox.scrollTop, moved: false };
+  panned = false;
+});
+pictureBox.addEventListener('pointermove', (e) => {
+  if (!pan) return;
+  const dx = e.clientX - pan.x, dy = e.clientY - pan.y;
+  if (!pan.moved && Math.hypot(dx, dy) < 4) return;
+  if (!pan.moved) { pan.moved = true; pictureBox.setPointerCapture(e.pointerId); pictureBox.classList.add('panning'); }
+  pictureBox.scrollLeft = pan.left - dx;
+  pictureBox.scrollTop = pan.top - dy;
+});
+const endPan = () => {
+  if (pan?.moved) panned = true;
+  pan = null;
+  pictureBox.classList.remove('panning');
+};
+pictureBox.addEventListener('pointerup', endPan);
+pictureBox.addEventListener('pointercancel', endPan);
+pictureBox.addEventListener('dblclick', (e) => { e.preventDefault(); zoomFit(); });
+pictureBox.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === '+' || e.key === '=') zoomBy(1.25);
+  else if (e.key === '-' || e.key === '_') zoomBy(1 / 1.25);
+  else if (e.key === '0') zoomFit();
+  else return;
+  e.preventDefault();
+});
 
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -708,6 +764,7 @@ function select(node, origin) {
 }
 
 $('.panes').addEventListener('click', (e) => {
+  if (panned) { panned = false; return; }   // the end of a drag of the picture
   const target = e.target instanceof Element ? e.target : null;
   const hit = target?.closest('[data-ref], [data-node]');
   if (!hit || !hit.closest('[data-reading]')) return;
