@@ -314,3 +314,55 @@ test('the one program an older page kept becomes a draft', { skip }, async () =>
   assert.deepEqual((await draftList(page)).map((d) => d.title), ['# my own net']);
   assert.equal(await page.evaluate(() => localStorage.getItem('topos-playground:program')), null);
 });
+
+test('two tabs on one draft: a tab that did not change it follows; edits in both keep both texts', { skip }, async () => {
+  const one = await b.page();
+  await one.goto(b.base);
+  await ready(one);
+  await replaceProgram(one, A);
+  const two = await one.context().newPage();
+  await two.goto(b.base + 'index.html');   // no hash: the same current draft
+  await ready(two);
+  assert.equal(await editorText(two), A);
+
+  // Typed in the second tab only: the first follows.
+  await two.click('#editor .cm-content');
+  await two.keyboard.press('Control+End');
+  await two.keyboard.type('# two');
+  await ready(two);
+  await one.waitForFunction(() => [...document.querySelectorAll('#editor .cm-line')].map((l) => l.textContent).join('\n').endsWith('# two'));
+  assert.equal(await editorText(one), A + '# two');
+  assert.equal((await draftList(one)).length, 1, 'no copy when only one tab changed it');
+  await one.click('#drafts-close');
+
+  // Both change it at once (the second tab's write crosses this tab's
+  // edit: its storage event says it started from a text this tab no longer
+  // has): this tab's text is kept as a new draft.
+  await two.close();
+  await one.click('#editor .cm-content');
+  await one.keyboard.press('Control+End');
+  await one.keyboard.type(' + one');
+  await ready(one);
+  await one.evaluate(([before, theirs]) => {
+    const id = JSON.parse(localStorage.getItem('topos-playground:drafts')).current;
+    const key = `topos-playground:draft:${id}`;
+    localStorage.setItem(key, theirs);
+    window.dispatchEvent(new StorageEvent('storage', { key, oldValue: before, newValue: theirs, storageArea: localStorage }));
+  }, [A + '# two', A + '# two + two']);
+  await one.waitForFunction(() => /changed in another tab/.test(document.querySelector('#notice').textContent));
+  assert.equal(await editorText(one), A + '# two + one', 'this tab keeps its text');
+  assert.equal((await draftList(one)).length, 2, 'both texts are drafts');
+  await one.screenshot({ path: join(shots, 'drafts-two-tabs.png') });
+  // Both survive a reload.
+  await one.reload();
+  await ready(one);
+  assert.equal(await editorText(one), A + '# two + one');
+  const texts = [];
+  for (let i = 0; i < 2; i++) {
+    await draftList(one);
+    await row(one, '# my own net').nth(i).locator('.draft-open').click();
+    await ready(one);
+    texts.push(await editorText(one));
+  }
+  assert.deepEqual(texts.sort(), [A + '# two + one', A + '# two + two'].sort());
+});

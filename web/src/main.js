@@ -1098,9 +1098,32 @@ $('#save').onclick = saveTape;
 
 /* ---------------------------------------------------------------- keys */
 
-// Another tab of the page added or removed drafts.
+// Another tab of the page changed the drafts.  When it changed the draft
+// this tab shows: a tab that had not changed it follows; a tab that had
+// changed it too keeps its own text as a new draft (nothing is lost).
 window.addEventListener('storage', (e) => {
-  if (e.key === null || e.key.startsWith('topos-playground:draft')) { drafts.sync(); renderDrafts(); }
+  if (e.key !== null && !e.key.startsWith('topos-playground:draft')) return;
+  const mine = drafts.get(drafts.current);
+  if (mine && e.key === `topos-playground:draft:${mine.id}`) {
+    if (e.newValue === null) {
+      drafts.writeDraft(mine);   // deleted there while open here: kept
+    } else if (e.newValue !== state.program) {
+      if (e.oldValue === state.program) {
+        // Already stored by the other tab: not written back (a write of a
+        // text that other tab has since moved past would undo its keys).
+        mine.program = e.newValue;
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: e.newValue } });
+      } else {
+        const copy = drafts.create({ program: state.program, name: `${mine.name || firstLine(state.program) || 'a draft'} (this tab)`,
+          target: state.target, observe: state.observe, exact: state.exact, origin: mine.origin });
+        mine.program = e.newValue;
+        drafts.select(copy.id);
+        say(`“${draftTitle(mine)}” was changed in another tab while you changed it here: your text is kept as a new draft, “${draftTitle(copy)}”.`);
+      }
+    }
+  }
+  drafts.sync();
+  renderDrafts();
 });
 
 const inField = (el) => el instanceof Element && (el.closest('.cm-editor') || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
