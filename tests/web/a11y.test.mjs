@@ -99,3 +99,26 @@ test('tabs and panels name each other; one tab stop, arrows move between tabs', 
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'the derivative reading, scrollable');
 });
+
+test('the picture has a text alternative: its nodes and edges as a list', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base + '#tab=picture&target=loss&observe=error&program=' + encodeURIComponent(README()));
+  await ready(page);
+  const dot = await page.evaluate(() => document.querySelectorAll('[data-reading="picture"] g.node[data-node]').length);
+  const edges = await page.evaluate(() => [...document.querySelectorAll('[data-reading="picture"] g.edge')]
+    .filter((g) => /^e\d+_\d+$/.test(g.id)).length);
+  assert.ok(dot > 5 && edges > 5, 'the picture is drawn');
+  assert.equal(await page.textContent('#picture-alt summary'), `the picture as text: ${dot} nodes, ${edges} operand edges`);
+  assert.equal(await page.getAttribute('[data-reading="picture"] svg', 'aria-label'),
+    `the recorded graph: ${dot} nodes, ${edges} operand edges; listed as text below the picture`);
+  await page.click('#picture-alt summary');
+  const items = await page.$$eval('#picture-alt-list li', (lis) => lis.map((li) => [li.dataset.altNode, li.textContent]));
+  assert.equal(items.length, dot);
+  assert.deepEqual(items.find(([n]) => n === '0'), ['0', '0 Parameter, w, [] = 0']);
+  assert.deepEqual(items.find(([n]) => n === '3'), ['3', '3 Mul, []; operands: node 0, node 1'], 'the spec says 3 Mul 0, 1');
+  assert.deepEqual(items.find(([n]) => n === '6'), ['6', '6 Leaf, [] = 1, seed'], 'the seed has no operands (its gradient edges are drawn backwards)');
+  assert.deepEqual(items.find(([n]) => n === '4'), ['4', '4 Sub, error, [], observed; operands: node 3, node 2'], 'the spec says 4 Sub 3, 2');
+  await page.locator('#picture-alt').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, 'a11y-picture-as-text.png') });
+  assert.deepEqual(await violations(page), [], 'axe, with the list open');
+});

@@ -570,9 +570,40 @@ function setPicture(svg, dot) {
       if (m) g.dataset.node = m[1];
     }
   }
+  describePicture(root);
   applyZoom();
   applySelection();
   updateDownloads();
+}
+
+// The picture as text, for those who cannot see it: each node's labels (as
+// graphviz drew them) and its operands, read off the SVG.  The engine names
+// an operand edge e{NODE}_{OPERAND} (gradient edges are drawn backwards, so
+// the arrow's direction says nothing about which node uses which).
+function describePicture(root) {
+  const list = $('#picture-alt-list');
+  const nodes = root ? [...root.querySelectorAll('g.node[data-node]')] : [];
+  const operands = new Map();   // node -> [[operand index, node]]
+  let edges = 0;
+  for (const g of root ? root.querySelectorAll('g.edge') : []) {
+    const id = /^e(\d+)_(\d+)$/.exec(g.id);
+    const ends = /^n(\d+)(?::\w+)?->n(\d+)/.exec(g.querySelector('title')?.textContent || '');
+    if (!id || !ends) continue;
+    const other = ends[1] === id[1] ? ends[2] : ends[1];
+    operands.set(id[1], [...(operands.get(id[1]) || []), [Number(id[2]), other]]);
+    edges++;
+  }
+  list.replaceChildren(...nodes.map((g) => {
+    const li = document.createElement('li');
+    li.dataset.altNode = g.dataset.node;
+    const label = [...g.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(', ');
+    const ops = (operands.get(g.dataset.node) || []).sort((x, y) => x[0] - y[0]).map(([, n]) => `node ${n}`);
+    li.textContent = ops.length ? `${label}; operands: ${ops.join(', ')}` : label;
+    return li;
+  }));
+  $('#picture-alt summary').textContent = nodes.length
+    ? `the picture as text: ${nodes.length} nodes, ${edges} operand edges` : 'the picture as text: nothing drawn';
+  if (root) root.setAttribute('aria-label', `the recorded graph: ${nodes.length} nodes, ${edges} operand edges; listed as text below the picture`);
 }
 
 // zoom 0 fits the picture in its pane (the whole of it when that stays
