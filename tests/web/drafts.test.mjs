@@ -82,6 +82,7 @@ test('a typed program stays a draft when a link with another program opens', { s
   await other.goto(b.base + '#program=' + encodeURIComponent(C));
   await ready(other);
   assert.equal(await editorText(other), C);
+  assert.equal(await other.textContent('#notice'), 'opened the link as a new draft; your 2 other drafts are in the drafts list.');
   list = await draftList(other);
   assert.deepEqual(list.map((d) => d.title).sort(), ['# from a link', '# my own net', 'u = parameter [3]']);
   // Reloading a link opens its draft again instead of adding a copy.

@@ -1191,6 +1191,7 @@ function openState(h) {
     const same = current && current.program === h.program ? current : drafts.find(h.program);
     const d = same || drafts.create({ program: h.program, origin: 'link' });
     if (!same && state.program !== '') say(`opened the link as a new draft; your program is kept as “${draftTitle(current || { name: '', program: state.program })}”.`);
+    else if (!same && drafts.list.length > 1) say(`opened the link as a new draft; your ${drafts.list.length - 1} other draft${drafts.list.length > 2 ? 's are' : ' is'} in the drafts list.`);
     showDraft(d);
   }
   state.target = h.target;
