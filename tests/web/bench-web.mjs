@@ -10,6 +10,9 @@
 // 3. The page in headless Chromium: navigation to the first text readings
 //    and to all six (picture included), and one compile in the worker;
 //    the median of five loads.
+// 4. Typing into the page: last key to "ready" (median, p90) and the
+//    main-thread tasks over 50 ms (the Long Tasks API), on the README sample
+//    and on a 300-line program, in one tab and in "all six".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -86,9 +89,41 @@ if (existsSync(join(site, 'index.html'))) {
     worker.push(s.engineMs[0]);
     await page.context().close();
   }
-  await b.close();
   console.log(`page (median of 5 loads): first text readings ${median(text).toFixed(0)} ms after navigation, `
               + `all six with the picture ${median(all).toFixed(0)} ms; one README compile in the worker ${median(worker).toFixed(1)} ms`);
+
+  // 4. typing: main-thread long tasks (the Long Tasks API) and last key to
+  // "ready", over bursts of keys, on the README sample (one tab) and on a
+  // 300-line program (one tab, and "all six").
+  const readme = readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
+  const long300 = ['# 300 lines', 'w = parameter [4, 4]', 'h0 = input [2, 4]',
+    ...Array.from({ length: 297 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h297 * h297)', ''].join('\n');
+  const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+  for (const [what, program, tab] of [['README sample, spec', readme, 'spec'], ['300 lines, spec', long300, 'spec'], ['300 lines, all six', long300, 'tiled']]) {
+    const page = await b.page({ viewport: { width: 1440, height: 900 } });
+    await page.goto(b.base + `#tab=${tab}&program=` + encodeURIComponent(program));
+    await ready(page, 60000);
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+      addEventListener('keydown', () => { window.__lastKey = performance.now(); }, true);
+      new MutationObserver(() => { if (document.body.dataset.state === 'ready') window.__readyAt = performance.now(); })
+        .observe(document.body, { attributes: true, attributeFilter: ['data-state'] });
+    });
+    await page.click('#editor .cm-content');
+    await page.keyboard.press('Control+End');
+    const toReady = [];
+    for (let burst = 0; burst < 8; burst++) {
+      await page.keyboard.type(`# a comment typed ${burst}\n`, { delay: 35 });
+      await ready(page, 60000);
+      toReady.push(await page.evaluate(() => window.__readyAt - window.__lastKey));
+    }
+    const long = await page.evaluate(() => window.__long);
+    console.log(`typing, ${what}: last key to ready median ${median(toReady).toFixed(0)} ms, p90 ${p90(toReady).toFixed(0)} ms; `
+                + `main-thread tasks over 50 ms: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms` : ''}`);
+    await page.context().close();
+  }
+  await b.close();
 }
 const wasmSize = statSync(join(site, 'tp-engine.wasm')).size;
 console.log(`engine wasm: ${kb(wasmSize)}, ${kb(gzipSync(readFileSync(join(site, 'tp-engine.wasm')), { level: 9 }).length)} gzipped`);

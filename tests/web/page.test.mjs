@@ -1,7 +1,7 @@
 // The page end to end in headless Chromium: it loads from a local server,
 // shows every reading exactly as the engine writes it, re-reads as one
 // types, reports a bad line at its line and column, keeps its state in the
-// URL hash and localStorage, downloads the picture, highlights a node
+// URL hash and the drafts, downloads the picture, highlights a node
 // across readings, stays responsive on heavy programs, and never makes a
 // request outside its origin.  Screenshots go to TP_WEB_ARTIFACTS
 // (default BUILD/web/screenshots).
@@ -143,6 +143,27 @@ test('typing re-reads every tab; a bad line is a diagnostic at its line and colu
   assertLocal(page);
 });
 
+test('a hidden pane holds the exact text, and gets its markup when shown', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base + '#target=loss&observe=error&program=' + encodeURIComponent(README));
+  await ready(page);
+  await typeAtEnd(page, 'z = loss * 2.0\n');
+  await ready(page);
+  const program = README + 'z = loss * 2.0\n';
+  const want = expected(program, { target: 'loss', observe: ['error'] });
+  assertShows(await readings(page), want, 'spec shown, the others hidden');
+  // Hidden: plain text, no markup yet (the main thread did not build it).
+  assert.equal(await page.locator('[data-reading="plan"] [data-node]').count(), 0, 'the hidden plan has no markup');
+  assert.ok(await page.locator('[data-reading="spec"] [data-node]').count() > 0, 'the shown spec has its markup');
+  await page.click('.tabs [data-tab="plan"]');
+  assert.equal(await page.textContent('[data-reading="plan"]'), want.plan, 'the same text once shown');
+  assert.ok(await page.locator('[data-reading="plan"] [data-node="5"]').count() > 0, 'and its markup');
+  await page.click('[data-reading="plan"] [data-node="5"]');
+  assert.equal(await page.locator('[data-reading="plan"] .sel').count(), 1, 'a line of it selects');
+  await page.click('.tabs [data-tab="values"]');
+  assert.ok(await page.locator('[data-reading="values"] .sel').count() > 0, 'the selection reaches a pane shown later');
+});
+
 test('target, observe and exact change the readings and the hash; a shared link reopens the state', { skip }, async () => {
   const page = await b.page();
   await page.goto(b.base);
@@ -280,7 +301,7 @@ test('the picture downloads as SVG', { skip }, async () => {
   await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(README));
   await ready(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-svg')]);
-  assert.equal(download.suggestedFilename(), 'topos-picture.svg');
+  assert.equal(download.suggestedFilename(), 'the-readme-sample.svg', 'named after the program');
   const path = await download.path();
   const svg = readFileSync(path, 'utf8');
   assert.match(svg, /<svg[\s\S]*<\/svg>\s*$/);

@@ -5,13 +5,40 @@
 // out: {id, status, text: {reading: engine text}, html: {reading: markup},
 //       names, target, observe, diagnostics, ms: {engine, markup}}
 //      or {id, fatal: message}
-import createToposEngine from './tp-engine.js';
+//      and once: {loaded: true} or {loadError: message}
+// in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
 import { countNodeLines, gradientNodes, hloHtml, irHtml, valuesHtml } from './readings.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let engine = null;
-const ready = createToposEngine().then((m) => { engine = m; });
+
+// Loads the engine step by step, so that a missing or broken file is named
+// in a plain message ({loadError}) instead of an emscripten abort text.
+async function load() {
+  let createToposEngine;
+  try {
+    ({ default: createToposEngine } = await import('./tp-engine.js'));
+  } catch (error) {
+    throw new Error(`tp-engine.js could not be loaded (${error?.message || error})`);
+  }
+  let response;
+  try {
+    response = await fetch(new URL('./tp-engine.wasm', import.meta.url));
+  } catch (error) {
+    throw new Error(`tp-engine.wasm could not be fetched (${error?.message || error})`);
+  }
+  if (!response.ok) throw new Error(`tp-engine.wasm could not be fetched (HTTP ${response.status})`);
+  const wasmBinary = new Uint8Array(await response.arrayBuffer());
+  try {
+    engine = await createToposEngine({ wasmBinary, printErr: () => {} });
+  } catch (error) {
+    const why = String(error?.message || error).replace(/^Aborted\((.*)\)[\s\S]*$/, '$1');
+    throw new Error(`tp-engine.wasm is not a working engine (${why})`);
+  }
+}
+const ready = load();
+ready.then(() => self.postMessage({ loaded: true }), (error) => self.postMessage({ loadError: error.message }));
 
 // Copies bytes into the wasm heap, NUL-terminated; the caller frees it.
 function heapBytes(bytes) {
@@ -57,8 +84,16 @@ self.onmessage = async (event) => {
   const request = event.data;
   try {
     await ready;
+  } catch {
+    return;   // {loadError} said why
+  }
+  try {
     const t0 = performance.now();
     const { status, json } = read(request);
+    if (request.json) {   // the whole JSON, for a download
+      self.postMessage({ id: request.id, json });
+      return;
+    }
     const t1 = performance.now();
     const result = JSON.parse(json);
     const html = markup(result);

@@ -12,7 +12,9 @@
 // out: {id, svg, ms, version}  or  {id, error}
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 
-const graphviz = Graphviz.load();
+const graphviz = Graphviz.load().catch((error) => {
+  throw new Error(`graphviz could not be loaded (${error?.message || error})`);
+});
 
 self.onmessage = async (event) => {
   const { id, dot } = event.data;

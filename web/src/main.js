@@ -15,16 +15,17 @@ import {
   EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter,
   highlightSpecialChars, keymap, lineNumbers,
 } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, undoDepth } from '@codemirror/commands';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 
 import { tapeSupport } from './tape-language.js';
-import { TABS, VIEWS, formatHash, loadProgram, parseHash, saveProgram } from './state.js';
+import { TABS, VIEWS, formatHash, parseHash } from './state.js';
+import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
-const READ_DELAY_MS = 120;         // an edit is read at most this long after
+const READ_DELAY_MS = 120;         // an edit is read once typing pauses this long
 const ENGINE_PATIENCE_MS = 2000;   // a newer request replaces a compile this old
 const GRAPH_PATIENCE_MS = 20000;   // a layout is given up after this long
 const GRAPH_MAX_NODES = 2000;      // the engine budgets its picture; this is a backstop
@@ -47,6 +48,7 @@ const stats = {
   version: VERSION, firstTextMs: null, firstReadingsMs: null,
   engineMs: [], markupMs: [], graphMs: [], graphVersion: null,
   engineRestarts: 0, graphRestarts: 0,   // workers terminated to drop stale work
+  readsNow: 0,                           // Ctrl+Enter
 };
 globalThis.toposPlayground = stats;
 
@@ -61,10 +63,11 @@ function updateBusy() {
 
 /* -------------------------------------------------------------- editor */
 
-const view = new EditorView({
-  parent: $('#editor'),
-  state: EditorState.create({
-    doc: '',
+// One editor state per draft: switching drafts starts a fresh undo history,
+// so Ctrl+Z never brings another draft's text into this one.
+function editorState(doc) {
+  return EditorState.create({
+    doc,
     extensions: [
       lineNumbers(),
       highlightActiveLineGutter(),
@@ -76,26 +79,40 @@ const view = new EditorView({
       highlightActiveLine(),
       lintGutter(),
       EditorView.lineWrapping,
-      keymap.of([...defaultKeymap, ...historyKeymap]),
+      keymap.of([
+        { key: 'Mod-z', run: undoSampleLoad },
+        { key: 'Mod-Enter', run: () => { readNow(); return true; } },
+        ...defaultKeymap, ...historyKeymap,
+      ]),
       tapeSupport(),
       EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged && !applyingDoc) {
+        if (update.docChanged) {
           state.program = update.state.doc.toString();
-          saveProgram(state.program);
+          drafts.update(drafts.current, { program: state.program });
+          renderDrafts();
           scheduleRead();
         }
       }),
     ],
-  }),
-});
+  });
+}
 
-let applyingDoc = false;
-function setProgram(text) {
-  applyingDoc = true;
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-  applyingDoc = false;
-  state.program = text;
+const drafts = new Drafts();
+const view = new EditorView({ parent: $('#editor'), state: editorState('') });
+
+// Shows a draft in the editor (its own undo history) with its choices.
+function showDraft(d) {
+  drafts.select(d.id);
+  view.setState(editorState(d.program));
+  state.program = d.program;
+  state.target = d.target;
+  state.observe = d.observe;
+  state.exact = d.exact;
+  sampleLoad = null;
+  applyChoices();
+  renderDrafts();
+  scheduleRead();
 }
 
 // An engine column counts characters (code points); CodeMirror counts
@@ -115,6 +132,11 @@ function offsetOf(line, column) {
 function showDiagnostics(diags) {
   const el = readingEl('diagnostics');
   el.textContent = diags.map((d) => `${d.line}:${d.column}: ${d.message}`).join('\n');
+  // On a phone the editor is far above the readings: the first diagnostic
+  // is repeated beside them (a button that goes to it).
+  const near = $('#diagnostic-near');
+  near.textContent = diags.length ? `line ${diags[0].line}, column ${diags[0].column}: ${diags[0].message}` : '';
+  near.hidden = diags.length === 0;
   const doc = view.state.doc;
   const marks = diags.map((d) => {
     const from = offsetOf(d.line, d.column);
@@ -125,12 +147,20 @@ function showDiagnostics(diags) {
   view.dispatch(setDiagnostics(view.state, marks));
 }
 
-readingEl('diagnostics').addEventListener('click', () => {
+function goToFirstDiagnostic() {
   const first = /^(\d+):(\d+):/.exec(readingEl('diagnostics').textContent);
   if (!first) return;
   const pos = offsetOf(Number(first[1]), Number(first[2]));
   view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
   view.focus();
+  $('#editor').scrollIntoView({ block: 'nearest' });
+}
+readingEl('diagnostics').addEventListener('click', goToFirstDiagnostic);
+$('#diagnostic-near').addEventListener('click', goToFirstDiagnostic);
+// On a phone the readings are below the whole editor: a button goes there.
+$('#to-readings').addEventListener('click', () => {
+  $('.readings').scrollIntoView({ block: 'start' });
+  document.querySelector('.tabs [aria-selected="true"]')?.focus({ preventScroll: true });
 });
 
 /* -------------------------------------------------------------- engine */
@@ -143,17 +173,27 @@ let patience = null;
 
 function startEngine() {
   engineWorker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
-  engineWorker.onmessage = (e) => onEngineResult(e.data);
+  engineWorker.onmessage = (e) => {
+    if (e.data.loadError) fatal(`the engine could not be loaded: ${e.data.loadError}`);
+    else if (typeof e.data.id === 'string') onJson(e.data);
+    else if (!e.data.loaded) onEngineResult(e.data);
+  };
   engineWorker.onerror = (e) => {
     e.preventDefault();
-    fatal(`the engine could not start: ${e.message || 'unknown error'}`);
+    fatal(`the engine could not be loaded: ${e.message || 'engine-worker.js is missing or broken'}`);
   };
 }
 
+// The engine cannot run at all: say so plainly, and stop waiting for it.
 function fatal(message) {
   work.fatal = true;
+  work.engine = false;
   readingEl('diagnostics').textContent = message;
+  const el = $('#page-problem');
+  el.textContent = `${message}. The program is kept; reload the page to try again.`;
+  el.hidden = false;
   updateBusy();
+  updateDownloads();
 }
 
 let readTimer = null;
@@ -161,11 +201,50 @@ function scheduleRead() {
   work.timer = true;
   updateBusy();
   writeHash();
-  // A throttle, not a debounce: steady typing still re-reads every 120 ms.
-  if (readTimer === null) readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
+  // A debounce: the program is read when typing pauses for READ_DELAY_MS
+  // (the timer restarts on every key), so the panes do not flip between
+  // stale and fresh during a burst of keys.
+  if (readTimer !== null) clearTimeout(readTimer);
+  readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
+}
+
+// Ctrl+Enter: read now, without waiting for the pause.
+function readNow() {
+  stats.readsNow++;
+  if (readTimer !== null) clearTimeout(readTimer);
+  readTimer = null;
+  work.timer = false;
+  writeHash();
+  read();
+}
+
+// The engine's whole JSON (what `topos --json` prints) for the request whose
+// readings are shown: asked for only when the reader downloads it.
+let latestRequest = null;
+let shownRequest = null;
+const jsonRequests = new Map();
+let jsonSeq = 0;
+function engineJson() {
+  return new Promise((resolve, reject) => {
+    const id = `json-${++jsonSeq}`;
+    jsonRequests.set(id, { resolve, reject });
+    engineWorker.postMessage({ ...shownRequest, id, json: true });
+  });
+}
+function onJson(msg) {
+  const r = jsonRequests.get(msg.id);
+  jsonRequests.delete(msg.id);
+  if (!r) return;
+  if (msg.fatal) r.reject(new Error(msg.fatal));
+  else r.resolve(msg.json);
+}
+function dropJsonRequests() {
+  for (const r of jsonRequests.values()) r.reject(new Error('the engine was restarted; try again'));
+  jsonRequests.clear();
 }
 
 function read() {
+  if (work.fatal) return;
   const request = {
     id: ++seq,
     program: state.program,
@@ -173,6 +252,9 @@ function read() {
     observe: state.observe ? [state.observe] : [],
     exact: state.exact,
   };
+  latestRequest = request;
+  // Printing shows the whole program (the editor draws only what is on screen).
+  $('#print-program').textContent = state.program;
   work.engine = true;
   updateBusy();
   if (inFlight === null) send(request);
@@ -195,6 +277,7 @@ function restartEngine() {
   patience = null;
   if (inFlight === null || pending === null) return;
   engineWorker.terminate();
+  dropJsonRequests();
   stats.engineRestarts++;
   startEngine();
   inFlight = null;
@@ -210,6 +293,7 @@ function onEngineResult(msg) {
   if (msg.fatal) {
     // The wasm instance may be broken: the next read gets a fresh one.
     engineWorker.terminate();
+    dropJsonRequests();
     startEngine();
   }
   if (pending !== null) {
@@ -219,6 +303,7 @@ function onEngineResult(msg) {
   }
   if (msg.id !== seq) return;          // stale: a newer request is on its way
   work.engine = false;
+  shownRequest = latestRequest;
   if (msg.fatal) {
     readingEl('diagnostics').textContent = `the engine failed on this program: ${msg.fatal}`;
     updateBusy();
@@ -237,6 +322,19 @@ function onEngineResult(msg) {
 /* ------------------------------------------------------------ readings */
 
 const TEXT_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
+const deferredHtml = new Map();   // reading -> markup its hidden pane has not had yet
+const paneShown = (name) => state.tab === 'tiled' || state.tab === name;
+
+function showDeferred() {
+  let any = false;
+  for (const [r, html] of deferredHtml) {
+    if (!paneShown(r)) continue;
+    readingEl(r).innerHTML = html;
+    deferredHtml.delete(r);
+    any = true;
+  }
+  if (any) applySelection();
+}
 
 function showResult(msg) {
   const refused = msg.status !== 0;
@@ -248,18 +346,57 @@ function showResult(msg) {
       const stale = pane.querySelector('.stale');
       if (!pane.classList.contains('refused')) stale.innerHTML = el.innerHTML;
     }
-    el.innerHTML = msg.html[r];
+    // Markup only where it is seen: a hidden pane gets the plain text (the
+    // same textContent, far cheaper to swap in) and its markup when shown.
+    if (paneShown(r)) {
+      el.innerHTML = msg.html[r];
+      deferredHtml.delete(r);
+    } else {
+      el.textContent = msg.text[r];
+      deferredHtml.set(r, msg.html[r]);
+    }
     pane.classList.toggle('refused', refused && lastText !== null);
   }
   readingEl('summary').textContent = msg.text.summary;
+  // While a line is half typed the summary keeps the last good one, marked.
+  $('#summary-stale').textContent = refused && lastText !== null ? lastText.summary : '';
   showDiagnostics(msg.diagnostics);
   if (!refused) {
     lastText = msg.text;
     lastNames = msg.names;
+    used = { target: msg.target, observe: msg.observe };
     fillChoices();
   }
+  shown = { ok: !refused, text: msg.text };
+  showChoiceNote();
   showPicture(msg.text.dot, refused);
   applySelection();
+  updateDownloads();
+}
+
+// What the engine used, from its JSON; a chosen name it did not use is
+// said, with what it used instead.
+let used = { target: null, observe: [] };
+let shown = { ok: false, text: null };   // the readings on screen: did the program read?
+function fallbacks() {
+  const known = (n) => lastNames.some((x) => x.name === n);
+  const out = {};
+  if (state.target && used.target !== state.target) {
+    out.target = `target ${state.target} is ${known(state.target) ? 'not a scalar' : 'not in the program'}: `
+      + (used.target ? `differentiating ${used.target} instead` : 'nothing is differentiated');
+    out.targetLabel = `${state.target} (${known(state.target) ? 'not a scalar' : 'not in the program'}; using ${used.target ?? 'none'})`;
+  }
+  if (state.observe && !used.observe.includes(state.observe)) {
+    const why = !known(state.observe) ? 'not in the program' : state.observe === used.target ? 'the target itself' : 'not used';
+    out.observe = `observe ${state.observe} is ${why}: observing nothing extra`;
+    out.observeLabel = `${state.observe} (${why}; observing nothing)`;
+  }
+  return out;
+}
+
+function showChoiceNote() {
+  const f = fallbacks();
+  $('#choice-note').textContent = shown.ok ? [f.target, f.observe].filter(Boolean).join('; ') : '';
 }
 
 // Target lists the scalar names, observe every name; a chosen name the
@@ -268,13 +405,14 @@ function fillChoices() {
   const unique = (list) => [...new Set(list)];
   const scalars = unique(lastNames.filter((n) => n.scalar).map((n) => n.name));
   const all = unique(lastNames.map((n) => n.name));
-  fillSelect($('#target'), 'the last scalar', scalars, state.target);
-  fillSelect($('#observe'), 'nothing extra', all, state.observe);
+  const f = lastText === null ? {} : fallbacks();
+  fillSelect($('#target'), 'the last scalar', scalars, state.target, f.targetLabel);
+  fillSelect($('#observe'), 'nothing extra', all, state.observe, f.observeLabel);
 }
 
-function fillSelect(select, placeholder, names, chosen) {
+function fillSelect(select, placeholder, names, chosen, fallbackLabel) {
   const options = [['', placeholder], ...names.map((n) => [n, n])];
-  if (chosen && !names.includes(chosen)) options.push([chosen, lastText === null ? chosen : `${chosen} (not in the program)`]);
+  if (chosen && !names.includes(chosen)) options.push([chosen, fallbackLabel || chosen]);
   const same = options.length === select.options.length
     && options.every(([v, l], i) => select.options[i].value === v && select.options[i].textContent === l);
   if (!same) {
@@ -305,11 +443,16 @@ let allowLarge = false;    // the reader asked for a large layout
 function startGraphWorker() {
   graphWorker = new Worker(new URL('./graph-worker.js', import.meta.url), { type: 'module' });
   graphWorker.onmessage = (e) => onGraphResult(e.data);
+  // The worker's file is missing or broken: every layout fails at once
+  // (instead of waiting out GRAPH_PATIENCE_MS for an answer that never comes).
   graphWorker.onerror = (e) => {
     e.preventDefault();
-    if (graphJob) onGraphResult({ id: graphJob.id, error: e.message || 'the graphviz worker failed' });
+    graphBroken = `graphviz could not be loaded (${e.message || 'graph-worker.js is missing or broken'})`;
+    stopGraphWorker();
+    if (graphJob) onGraphResult({ id: graphJob.id, error: graphBroken });
   };
 }
+let graphBroken = null;
 
 function stopGraphWorker() {
   if (graphWorker) graphWorker.terminate();
@@ -376,11 +519,17 @@ function drawWanted() {
   }
   work.graph = renderedDot !== wantedDot;
   updateBusy();
+  updateDownloads();
 }
 
 function startLayout(dot) {
-  if (!graphWorker) startGraphWorker();
   const id = ++graphSeq;
+  if (graphBroken) {
+    graphJob = { id, dot, started: performance.now(), timer: null };
+    onGraphResult({ id, error: graphBroken });
+    return;
+  }
+  if (!graphWorker) startGraphWorker();
   const timer = setTimeout(() => {
     stopGraphWorker();
     onGraphResult({ id, error: `the layout took longer than ${GRAPH_PATIENCE_MS / 1000} s and was stopped` });
@@ -406,9 +555,9 @@ function onGraphResult(msg) {
 
 let zoom = 0;   // 0: fit the pane's width; otherwise a scale factor
 function setPicture(svg, dot) {
-  const el = readingEl('picture');
   renderedDot = dot;
   lastSvg = svg;
+  const el = readingEl('picture');
   el.innerHTML = svg.replace(/^[\s\S]*?(?=<svg)/, '');
   const root = el.querySelector('svg');
   if (root) {
@@ -421,8 +570,40 @@ function setPicture(svg, dot) {
       if (m) g.dataset.node = m[1];
     }
   }
+  describePicture(root);
   applyZoom();
   applySelection();
+  updateDownloads();
+}
+
+// The picture as text, for those who cannot see it: each node's labels (as
+// graphviz drew them) and its operands, read off the SVG.  The engine names
+// an operand edge e{NODE}_{OPERAND} (gradient edges are drawn backwards, so
+// the arrow's direction says nothing about which node uses which).
+function describePicture(root) {
+  const list = $('#picture-alt-list');
+  const nodes = root ? [...root.querySelectorAll('g.node[data-node]')] : [];
+  const operands = new Map();   // node -> [[operand index, node]]
+  let edges = 0;
+  for (const g of root ? root.querySelectorAll('g.edge') : []) {
+    const id = /^e(\d+)_(\d+)$/.exec(g.id);
+    const ends = /^n(\d+)(?::\w+)?->n(\d+)/.exec(g.querySelector('title')?.textContent || '');
+    if (!id || !ends) continue;
+    const other = ends[1] === id[1] ? ends[2] : ends[1];
+    operands.set(id[1], [...(operands.get(id[1]) || []), [Number(id[2]), other]]);
+    edges++;
+  }
+  list.replaceChildren(...nodes.map((g) => {
+    const li = document.createElement('li');
+    li.dataset.altNode = g.dataset.node;
+    const label = [...g.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(', ');
+    const ops = (operands.get(g.dataset.node) || []).sort((x, y) => x[0] - y[0]).map(([, n]) => `node ${n}`);
+    li.textContent = ops.length ? `${label}; operands: ${ops.join(', ')}` : label;
+    return li;
+  }));
+  $('#picture-alt summary').textContent = nodes.length
+    ? `the picture as text: ${nodes.length} nodes, ${edges} operand edges` : 'the picture as text: nothing drawn';
+  if (root) root.setAttribute('aria-label', `the recorded graph: ${nodes.length} nodes, ${edges} operand edges; listed as text below the picture`);
 }
 
 // zoom 0 fits the picture in its pane (the whole of it when that stays
@@ -450,9 +631,65 @@ function currentScale() {
   return Number(readingEl('picture').dataset.scale) || 1;
 }
 window.addEventListener('resize', () => { if (zoom === 0) applyZoom(); });
-$('#zoom-in').onclick = () => { zoom = Math.min(4, currentScale() * 1.25); applyZoom(); };
-$('#zoom-out').onclick = () => { zoom = Math.max(0.1, currentScale() / 1.25); applyZoom(); };
-$('#zoom-fit').onclick = () => { zoom = 0; applyZoom(); };
+// Zooms by FACTOR keeping the point (x, y) of the picture's box, in client
+// coordinates (default: its middle), where it is.
+const pictureBox = $('.picture-scroll');
+function zoomBy(factor, x, y) {
+  const box = pictureBox.getBoundingClientRect();
+  const ox = (x ?? box.left + box.width / 2) - box.left, oy = (y ?? box.top + box.height / 2) - box.top;
+  const before = currentScale();
+  zoom = Math.min(4, Math.max(0.1, before * factor));
+  applyZoom();
+  const ratio = currentScale() / before;
+  pictureBox.scrollLeft = (pictureBox.scrollLeft + ox) * ratio - ox;
+  pictureBox.scrollTop = (pictureBox.scrollTop + oy) * ratio - oy;
+}
+function zoomFit() { zoom = 0; applyZoom(); }
+$('#zoom-in').onclick = () => zoomBy(1.25);
+$('#zoom-out').onclick = () => zoomBy(1 / 1.25);
+$('#zoom-fit').onclick = zoomFit;
+$('#zoom-in').setAttribute('aria-keyshortcuts', '+');
+$('#zoom-out').setAttribute('aria-keyshortcuts', '-');
+$('#zoom-fit').setAttribute('aria-keyshortcuts', '0');
+
+// Ctrl+wheel zooms around the pointer; a drag pans; a double click fits;
+// + − 0 on the focused picture zoom in, out and fit.
+pictureBox.addEventListener('wheel', (e) => {
+  if (!e.ctrlKey && !e.metaKey) return;
+  e.preventDefault();
+  zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX, e.clientY);
+}, { passive: false });
+let pan = null;            // {x, y, left, top, moved} while the pointer is down
+let panned = false;        // the last pointer press was a drag, not a click
+pictureBox.addEventListener('pointerdown', (e) => {
+  if (e.button !== 0 || e.pointerType === 'touch') return;   // touch scrolls natively
+  pan = { x: e.clientX, y: e.clientY, left: pictureBox.scrollLeft, top: pictureBox.scrollTop, moved: false };
+  panned = false;
+});
+pictureBox.addEventListener('pointermove', (e) => {
+  if (!pan) return;
+  const dx = e.clientX - pan.x, dy = e.clientY - pan.y;
+  if (!pan.moved && Math.hypot(dx, dy) < 4) return;
+  if (!pan.moved) { pan.moved = true; pictureBox.setPointerCapture(e.pointerId); pictureBox.classList.add('panning'); }
+  pictureBox.scrollLeft = pan.left - dx;
+  pictureBox.scrollTop = pan.top - dy;
+});
+const endPan = () => {
+  if (pan?.moved) panned = true;
+  pan = null;
+  pictureBox.classList.remove('panning');
+};
+pictureBox.addEventListener('pointerup', endPan);
+pictureBox.addEventListener('pointercancel', endPan);
+pictureBox.addEventListener('dblclick', (e) => { e.preventDefault(); zoomFit(); });
+pictureBox.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === '+' || e.key === '=') zoomBy(1.25);
+  else if (e.key === '-' || e.key === '_') zoomBy(1 / 1.25);
+  else if (e.key === '0') zoomFit();
+  else return;
+  e.preventDefault();
+});
 
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -464,11 +701,75 @@ function download(name, type, text) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+// Files are named after the draft (its name, else its first comment).
+function stem() {
+  return fileStem(drafts.get(drafts.current) || { name: '', program: state.program });
+}
+
+// Why a download (or copy) of the readings cannot be had now, or ''.
+function readingsUnavailable() {
+  if (work.fatal) return 'the engine is not running';
+  if (shown.text === null) return 'no reading yet';
+  if (!shown.ok) return 'no current reading: the program does not read';
+  return '';
+}
+function pictureUnavailable() {
+  const why = readingsUnavailable();
+  if (why) return why;
+  if (!wantedDot.trim()) return 'no picture for this program';
+  if (renderedDot !== wantedDot) return 'the picture is being laid out';
+  if (!lastSvg) return 'the picture could not be drawn';
+  return '';
+}
+
+function setAvailable(button, why) {
+  button.disabled = why !== '';
+  button.title = why ? `not now: ${why}` : button.dataset.title || '';
+  const note = button.nextElementSibling;
+  if (note?.classList.contains('why')) note.textContent = why ? `(${why})` : '';
+}
+
+function updateDownloads() {
+  const why = readingsUnavailable();
+  setAvailable($('#download-mlir'), why || (shown.text.stablehlo ? '' : 'no StableHLO for this program'));
+  setAvailable($('#download-svg'), pictureUnavailable());
+  setAvailable($('#download-json'), why);
+  for (const b of document.querySelectorAll('button[data-copy]'))
+    setAvailable(b, b.dataset.copy === 'picture' ? pictureUnavailable() : why);
+}
+
+$('#download-json').onclick = async () => {
+  if (readingsUnavailable()) return;
+  const name = `${stem()}.json`;
+  try {
+    download(name, 'application/json', await engineJson());
+  } catch (error) {
+    say(`${name} could not be made: ${error?.message || error}`);
+  }
+};
+
+// Each reading's exact text (the picture: its SVG) to the clipboard.
+const READING_NAMES = { spec: 'spec', derivative: 'derivative', plan: 'plan', stablehlo: 'StableHLO', values: 'values', picture: 'picture (SVG)' };
+for (const b of document.querySelectorAll('button[data-copy]')) {
+  const r = b.dataset.copy;
+  b.onclick = async () => {
+    const text = r === 'picture' ? lastSvg : shown.text?.[r];
+    if (b.disabled || typeof text !== 'string') return;
+    try {
+      await navigator.clipboard.writeText(text);
+      const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      say(`copied the ${READING_NAMES[r]} reading: ${lines} line${lines === 1 ? '' : 's'}.`);
+    } catch (error) {
+      say(`the ${READING_NAMES[r]} reading could not be copied (${error?.message || 'the clipboard is not available'}); select its text instead.`);
+    }
+  };
+}
+
 $('#download-svg').onclick = () => {
-  if (lastSvg) download('topos-picture.svg', 'image/svg+xml', lastSvg);
+  if (!pictureUnavailable()) download(`${stem()}.svg`, 'image/svg+xml', lastSvg);
 };
 $('#download-mlir').onclick = () => {
-  if (lastText?.stablehlo) download('topos.mlir', 'text/plain', lastText.stablehlo);
+  if (!readingsUnavailable() && shown.text.stablehlo) download(`${stem()}.mlir`, 'text/plain', shown.text.stablehlo);
 };
 
 /* ------------------------------------------------ cross-reading highlight */
@@ -494,6 +795,7 @@ function select(node, origin) {
 }
 
 $('.panes').addEventListener('click', (e) => {
+  if (panned) { panned = false; return; }   // the end of a drag of the picture
   const target = e.target instanceof Element ? e.target : null;
   const hit = target?.closest('[data-ref], [data-node]');
   if (!hit || !hit.closest('[data-reading]')) return;
@@ -515,8 +817,12 @@ function writeHash() {
 function showView(tab) {
   state.tab = VIEWS.includes(tab) ? tab : 'spec';
   document.body.dataset.view = state.tab;
-  for (const b of document.querySelectorAll('.tabs button')) b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+  for (const b of document.querySelectorAll('.tabs button')) {
+    b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
+    b.tabIndex = b.dataset.tab === state.tab ? 0 : -1;   // one tab stop; arrows move between tabs
+  }
   for (const name of TABS) paneEl(name).classList.toggle('active', name === state.tab);
+  showDeferred();
   applyZoom();
 }
 
@@ -531,9 +837,14 @@ $('.tabs').addEventListener('keydown', (e) => {
   document.querySelector(`.tabs [data-tab="${state.tab}"]`).focus();
 });
 
-$('#target').addEventListener('change', (e) => { state.target = e.target.value; scheduleRead(); });
-$('#observe').addEventListener('change', (e) => { state.observe = e.target.value; scheduleRead(); });
-$('#exact').addEventListener('change', (e) => { state.exact = e.target.checked; scheduleRead(); });
+function choose(fields) {
+  Object.assign(state, fields);
+  drafts.update(drafts.current, fields);
+  scheduleRead();
+}
+$('#target').addEventListener('change', (e) => choose({ target: e.target.value }));
+$('#observe').addEventListener('change', (e) => choose({ observe: e.target.value }));
+$('#exact').addEventListener('change', (e) => choose({ exact: e.target.checked }));
 
 function applyChoices() {
   fillChoices();
@@ -558,13 +869,39 @@ sampleSelect.addEventListener('change', () => {
   view.focus();
 });
 
+// A sample opens as a new draft: the program it replaces stays a draft of
+// its own (an empty one, or an untouched sample, is simply put away).
+// Ctrl+Z in the editor, before any edit, undoes the load.
+let sampleLoad = null;   // {draft: the sample's id, previous: id, removed: draft or null}
 function loadSample(s) {
-  setProgram(s.program);
-  saveProgram(s.program);
-  state.target = s.target;
-  state.observe = s.observe;
-  applyChoices();
-  scheduleRead();
+  const previous = drafts.get(drafts.current);
+  let removed = null;
+  if (previous && (previous.program.trim() === '' || SAMPLES.some((x) => x.program === previous.program))) {
+    removed = { ...previous };
+    drafts.remove(previous.id);
+  }
+  const d = drafts.create({ program: s.program, target: s.target, observe: s.observe, origin: 'sample' });
+  showDraft(d);
+  sampleLoad = { draft: d.id, previous: previous?.id ?? null, removed };
+  say(removed || !previous
+    ? `loaded the sample “${s.title}”. `
+    : `loaded the sample “${s.title}”; your program is kept as the draft “${draftTitle(previous)}”. `,
+  undoButton('undo the load (Ctrl+Z)', () => {
+    if (!undoSampleLoad()) say('the sample has been edited since, so it stays; every program you had is in the drafts list.');
+  }));
+}
+
+function undoSampleLoad() {
+  if (!sampleLoad || sampleLoad.draft !== drafts.current || undoDepth(view.state) > 0) return false;
+  const { draft, previous, removed } = sampleLoad;
+  sampleLoad = null;
+  drafts.remove(draft);
+  if (removed) drafts.restore(removed);
+  const back = drafts.get(previous) || drafts.sorted()[0] || drafts.create();
+  showDraft(back);
+  say(`back to “${draftTitle(back)}”.`);
+  view.focus();
+  return true;
 }
 
 $('#share').addEventListener('click', async () => {
@@ -595,17 +932,280 @@ function setFontSize(px) {
 $('#smaller').onclick = () => setFontSize(fontSize - 1);
 $('#larger').onclick = () => setFontSize(fontSize + 1);
 
+/* -------------------------------------------------------------- drafts */
+
+// A short message about what just happened to the reader's programs.
+function say(text, ...extra) {
+  $('#notice').replaceChildren(text, ...extra);
+}
+
+function undoButton(label, action) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.onclick = () => { action(); };
+  return b;
+}
+
+function showStorageProblem(problem) {
+  const el = $('#storage-warning');
+  el.hidden = !problem;
+  el.textContent = problem === 'full'
+    ? 'The browser’s storage for this page is full: your latest changes are not kept as a draft. Save the program as a file (Ctrl+S), or delete drafts you no longer need.'
+    : problem
+      ? 'This browser does not let the page keep drafts (a private window, or storage turned off): your programs last only until this page is closed. Save the program as a file (Ctrl+S) to keep it.'
+      : '';
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+let renaming = null;   // the id of the draft whose name is being edited
+let deleting = null;   // the id of the draft asked to be deleted
+
+function renderDrafts() {
+  const current = drafts.get(drafts.current);
+  $('#draft-name').textContent = current ? draftTitle(current) : '';
+  $('#drafts-toggle').textContent = `drafts (${drafts.list.length})`;
+  const panel = $('#drafts');
+  if (panel.hidden) return;
+  const list = $('#drafts-list');
+  list.replaceChildren(...drafts.sorted().map((d) => {
+    const li = document.createElement('li');
+    li.dataset.draft = d.id;
+    if (d.id === drafts.current) li.classList.add('current');
+    const title = draftTitle(d);
+    if (renaming === d.id) {
+      const input = document.createElement('input');
+      input.type = 'text';
+      input.value = d.name;
+      input.placeholder = firstLine(d.program) || 'a name';
+      input.setAttribute('aria-label', `the name of the draft “${title}”`);
+      input.className = 'draft-rename';
+      let done = false;
+      const finish = (keep) => {
+        if (done) return;
+        done = true;
+        renaming = null;
+        if (keep) drafts.update(d.id, { name: input.value.trim().slice(0, 80) });
+        renderDrafts();
+        list.querySelector(`[data-draft="${d.id}"] .draft-open`)?.focus();
+      };
+      input.onkeydown = (e) => {
+        if (e.key === 'Enter') { e.preventDefault(); finish(true); }
+        if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); finish(false); }
+      };
+      input.onblur = () => finish(true);
+      li.append(input);
+      queueMicrotask(() => { input.focus(); input.select(); });
+    } else {
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.className = 'draft-open';
+      if (d.id === drafts.current) open.setAttribute('aria-current', 'true');
+      const name = document.createElement('span');
+      name.className = 'draft-title';
+      name.textContent = title;
+      const meta = document.createElement('span');
+      meta.className = 'draft-meta';
+      const line = d.name ? firstLine(d.program) : '';
+      meta.textContent = [line, timeFormat.format(d.updated), d.origin === 'link' ? 'from a link' : d.origin === 'file' ? 'from a file' : '']
+        .filter(Boolean).join(' · ');
+      open.append(name, meta);
+      open.onclick = () => { if (d.id !== drafts.current) { showDraft(d); writeHash(); } view.focus(); };
+      li.append(open);
+    }
+    if (deleting === d.id) {
+      const ask = document.createElement('span');
+      ask.className = 'draft-ask';
+      ask.textContent = 'delete it?';
+      const yes = undoButton('delete', () => deleteDraft(d.id));
+      yes.setAttribute('aria-label', `yes, delete the draft “${title}”`);
+      const no = undoButton('keep', () => { deleting = null; renderDrafts(); });
+      no.setAttribute('aria-label', `keep the draft “${title}”`);
+      li.append(ask, yes, no);
+      queueMicrotask(() => no.focus());
+    } else if (renaming !== d.id) {
+      const rename = undoButton('rename', () => { renaming = d.id; deleting = null; renderDrafts(); });
+      rename.setAttribute('aria-label', `rename the draft “${title}”`);
+      const del = undoButton('delete', () => { deleting = d.id; renaming = null; renderDrafts(); });
+      del.setAttribute('aria-label', `delete the draft “${title}”`);
+      li.append(rename, del);
+    }
+    return li;
+  }));
+}
+
+function deleteDraft(id) {
+  const d = drafts.get(id);
+  deleting = null;
+  if (!d) return;
+  const wasCurrent = id === drafts.current;
+  drafts.remove(id);
+  if (sampleLoad && (sampleLoad.draft === id || sampleLoad.previous === id)) sampleLoad = null;
+  if (wasCurrent) {
+    const next = drafts.sorted()[0] || drafts.create();
+    showDraft(next);
+    writeHash();
+  }
+  say(`deleted the draft “${draftTitle(d)}”. `, undoButton('undo the delete', () => {
+    drafts.restore(d);
+    if (wasCurrent) { showDraft(drafts.get(d.id)); writeHash(); }
+    say(`“${draftTitle(d)}” is back.`);
+    renderDrafts();
+  }));
+  renderDrafts();
+}
+
+function toggleDrafts(open = $('#drafts').hidden) {
+  $('#drafts').hidden = !open;
+  $('#drafts-toggle').setAttribute('aria-expanded', String(open));
+  renaming = deleting = null;
+  renderDrafts();
+}
+$('#drafts-toggle').onclick = () => toggleDrafts();
+$('#drafts-close').onclick = () => { toggleDrafts(false); $('#drafts-toggle').focus(); };
+$('#draft-new').onclick = () => {
+  showDraft(drafts.create());
+  writeHash();
+  say('a new, empty draft; the others are in the list.');
+  view.focus();
+};
+
+/* ---------------------------------------------------- files: open, save */
+
+const MAX_FILE_BYTES = 4 << 20;
+
+// A .tape file opens as a new draft named after the file.
+async function openFile(file) {
+  if (!file) return;
+  if (file.size > MAX_FILE_BYTES) {
+    say(`${file.name} is not opened: it has ${(file.size / 1048576).toFixed(1)} MB, and the page opens programs up to 4 MB.`);
+    return;
+  }
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    say(`${file.name} could not be read: ${error?.message || error}`);
+    return;
+  }
+  if (text.includes('\u0000')) {
+    say(`${file.name} is not opened: it is not a text file.`);
+    return;
+  }
+  text = text.replace(/\r\n?/g, '\n');
+  const name = file.name.replace(/\.(tape|txt)$/i, '');
+  const d = drafts.create({ program: text, name, origin: 'file' });
+  showDraft(d);
+  writeHash();
+  say(`opened ${file.name} as a new draft.`);
+  view.focus();
+}
+
+const fileInput = $('#open-file');
+$('#open').onclick = () => fileInput.click();
+fileInput.addEventListener('change', () => {
+  const file = fileInput.files[0];
+  fileInput.value = '';
+  openFile(file);
+});
+
+// A file dropped anywhere on the page opens (the editor would otherwise
+// insert its text into the current draft).
+const hasFiles = (e) => [...(e.dataTransfer?.types || [])].includes('Files');
+window.addEventListener('dragover', (e) => {
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+  document.body.classList.add('dropping');
+}, true);
+window.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget === null) document.body.classList.remove('dropping');
+}, true);
+window.addEventListener('drop', (e) => {
+  document.body.classList.remove('dropping');
+  if (!hasFiles(e)) return;
+  e.preventDefault();
+  e.stopPropagation();
+  openFile(e.dataTransfer.files[0]);
+}, true);
+
+function saveTape() {
+  const d = drafts.get(drafts.current);
+  download(`${fileStem(d || { name: '', program: state.program })}.tape`, 'text/plain', state.program);
+}
+$('#save').onclick = saveTape;
+
+/* ---------------------------------------------------------------- keys */
+
+// Another tab of the page changed the drafts.  When it changed the draft
+// this tab shows: a tab that had not changed it follows; a tab that had
+// changed it too keeps its own text as a new draft (nothing is lost).
+window.addEventListener('storage', (e) => {
+  if (e.key !== null && !e.key.startsWith('topos-playground:draft')) return;
+  const mine = drafts.get(drafts.current);
+  if (mine && e.key === `topos-playground:draft:${mine.id}`) {
+    if (e.newValue === null) {
+      drafts.writeDraft(mine);   // deleted there while open here: kept
+    } else if (e.newValue !== state.program) {
+      if (e.oldValue === state.program) {
+        // Already stored by the other tab: not written back (a write of a
+        // text that other tab has since moved past would undo its keys).
+        mine.program = e.newValue;
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: e.newValue } });
+      } else {
+        const copy = drafts.create({ program: state.program, name: `${mine.name || firstLine(state.program) || 'a draft'} (this tab)`,
+          target: state.target, observe: state.observe, exact: state.exact, origin: mine.origin });
+        mine.program = e.newValue;
+        drafts.select(copy.id);
+        say(`“${draftTitle(mine)}” was changed in another tab while you changed it here: your text is kept as a new draft, “${draftTitle(copy)}”.`);
+      }
+    }
+  }
+  drafts.sync();
+  renderDrafts();
+});
+
+const inField = (el) => el instanceof Element && (el.closest('.cm-editor') || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+window.addEventListener('keydown', (e) => {
+  if (e.defaultPrevented) return;
+  const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
+  const key = e.key.toLowerCase();
+  if (mod && !e.shiftKey && key === 's') { e.preventDefault(); saveTape(); }
+  else if (mod && !e.shiftKey && key === 'o') { e.preventDefault(); fileInput.click(); }
+  else if (mod && e.key === 'Enter') { e.preventDefault(); readNow(); }
+  else if (mod && !e.shiftKey && key === 'z' && !inField(e.target)) { if (undoSampleLoad()) e.preventDefault(); }
+  else if (e.key === '?' && !mod && !e.altKey && !inField(e.target) && !$('#keys').open) { e.preventDefault(); openKeys(); }
+});
+
+// `?` (or the keys button) lists every shortcut.
+let keysOpener = null;
+function openKeys() {
+  keysOpener = document.activeElement;
+  $('#keys').showModal();
+  $('#keys-close').focus();
+}
+$('#keys-open').onclick = openKeys;
+$('#keys-close').onclick = () => $('#keys').close();
+$('#keys').addEventListener('close', () => { if (keysOpener instanceof HTMLElement) keysOpener.focus(); });
+
 // A pasted link (or the back button) brings its own state.
 window.addEventListener('hashchange', () => openState(parseHash(location.hash)));
 
+// A link's program opens as a new draft, next to the others; a program some
+// draft already holds opens that draft (so a reload opens the same one).
 function openState(h) {
-  if (h.program !== undefined && h.program !== state.program) {
-    setProgram(h.program);
-    saveProgram(h.program);
+  if (h.program !== undefined && (h.program !== state.program || !drafts.get(drafts.current))) {
+    const current = drafts.get(drafts.current);
+    const same = current && current.program === h.program ? current : drafts.find(h.program);
+    const d = same || drafts.create({ program: h.program, origin: 'link' });
+    if (!same && state.program !== '') say(`opened the link as a new draft; your program is kept as “${draftTitle(current || { name: '', program: state.program })}”.`);
+    else if (!same && drafts.list.length > 1) say(`opened the link as a new draft; your ${drafts.list.length - 1} other draft${drafts.list.length > 2 ? 's are' : ' is'} in the drafts list.`);
+    showDraft(d);
   }
   state.target = h.target;
   state.observe = h.observe;
   state.exact = h.exact;
+  drafts.update(drafts.current, { target: state.target, observe: state.observe, exact: state.exact });
   showView(h.tab);
   applyChoices();
   scheduleRead();
@@ -615,15 +1215,22 @@ function openState(h) {
 
 startEngine();
 startGraphWorker();   // graphviz compiles its wasm while the engine reads
+drafts.onProblem = showStorageProblem;
+showStorageProblem(drafts.problem);
 {
   const h = parseHash(location.hash);
+  const hadHash = location.hash !== '';   // showDraft writes one
   if (h.program === undefined) {
-    const stored = loadProgram();
-    if (stored !== null) h.program = stored;
-    else {
+    const d = drafts.get(drafts.current) || drafts.sorted()[0];
+    if (d) {
+      showDraft(d);
+      h.program = d.program;
+      if (!hadHash) { h.target = d.target; h.observe = d.observe; h.exact = d.exact; }
+    } else {
       const readme = SAMPLES[0];
+      showDraft(drafts.create({ program: readme.program, target: readme.target, observe: readme.observe, origin: 'sample' }));
       h.program = readme.program;
-      if (!location.hash) { h.target = readme.target; h.observe = readme.observe; }
+      if (!hadHash) { h.target = readme.target; h.observe = readme.observe; }
     }
   }
   openState(h);

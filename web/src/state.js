@@ -1,5 +1,4 @@
-// The page's shareable state: the URL hash and the last program kept in
-// localStorage.
+// The page's shareable state: the URL hash (drafts.js keeps the programs).
 //
 // The hash is form-encoded like the original playground's
 // (`#program=...&target=loss&observe=error&exact=1&tab=plan`): `exact` only
@@ -10,11 +9,10 @@
 export const TABS = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'picture'];
 export const VIEWS = [...TABS, 'tiled'];
 const TAB_ALIASES = { hlo: 'stablehlo', graph: 'picture', dot: 'picture', tile: 'tiled' };
-const STORAGE_KEY = 'topos-playground:program';
 
 // Reads a hash ("#..." or "...") into {program?, target, observe, exact, tab}.
 // `program` is undefined when the hash has none (so the caller can fall back
-// to localStorage); the other fields always have a value.
+// to the drafts); the other fields always have a value.
 export function parseHash(hash) {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   const params = new URLSearchParams(text);
@@ -39,20 +37,4 @@ export function formatHash(state) {
   if (state.exact) params.set('exact', '1');
   if (state.tab && state.tab !== 'spec') params.set('tab', state.tab);
   return '#' + params.toString();
-}
-
-export function loadProgram() {
-  try {
-    return globalThis.localStorage?.getItem(STORAGE_KEY) ?? null;
-  } catch {
-    return null;   // storage disabled (private mode, file://): not an error
-  }
-}
-
-export function saveProgram(program) {
-  try {
-    globalThis.localStorage?.setItem(STORAGE_KEY, program);
-  } catch {
-    // quota or disabled storage: the hash still carries the program
-  }
 }

@@ -1,0 +1,124 @@
+// Accessibility (issue 13, part 5, in part), in headless Chromium: axe-core
+// (an npm test dependency, from the build's npm folder) finds no serious or
+// critical violation in every state: the README sample, a refused program,
+// "all six", dark with the error tooltip open, a phone, the drafts list,
+// the shortcuts list and the storage warning.  Tabs and panels name each
+// other.  Screenshots go to TP_WEB_ARTIFACTS.
+//
+// Environment: as page.test.mjs.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { CHROMIUM, openBrowser, ready } from './browser.mjs';
+
+const build = process.env.TP_WEB_BUILD;
+const site = join(build || '.', 'site');
+const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
+const samplesDir = process.env.TP_SAMPLES;
+const axePath = join(build || '.', 'npm', 'node_modules', 'axe-core', 'axe.min.js');
+const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
+
+let b, axe;
+before(async () => {
+  if (skip) return;
+  mkdirSync(shots, { recursive: true });
+  b = await openBrowser(site, join(build, 'npm'));
+  axe = readFileSync(axePath, 'utf8');   // a missing axe-core fails the test, it is not skipped
+});
+after(async () => { if (b) await b.close(); });
+
+const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
+
+// Runs axe in the page (evaluated through the devtools protocol: the page's
+// CSP rightly refuses an injected script) and returns the serious and
+// critical violations, each with a few of its elements.
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`).join('; ')}`);
+  });
+}
+
+const STATES = [
+  ['the README sample', {}, (p) => p.goto(b.base)],
+  ['a refused program', {}, (p) => p.goto(b.base + '#program=' + encodeURIComponent(README() + 'bad = (\n'))],
+  ['all six', {}, (p) => p.goto(b.base + '#tab=tiled&target=loss&observe=error&program=' + encodeURIComponent(README()))],
+  ['dark, the error tooltip open', { colorScheme: 'dark' }, async (p) => {
+    await p.goto(b.base + '#program=' + encodeURIComponent(README() + 'bad = loss + [3]\n'));
+    await ready(p);
+    await p.hover('#editor .cm-lintRange-error');
+    await p.waitForSelector('#editor .cm-tooltip-lint');
+  }],
+  ['dark, all six', { colorScheme: 'dark' }, (p) => p.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(README()))],
+  ['a phone', { viewport: { width: 390, height: 844 } }, (p) => p.goto(b.base + '#tab=values&program=' + encodeURIComponent(README()))],
+  ['the drafts list open', {}, async (p) => { await p.goto(b.base); await ready(p); await p.click('#drafts-toggle'); }],
+  ['the shortcuts list open', {}, async (p) => { await p.goto(b.base); await ready(p); await p.click('#keys-open'); }],
+  ['the storage warning', {}, async (p) => {
+    await p.addInitScript(() => Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('no', 'SecurityError'); } }));
+    await p.goto(b.base);
+  }],
+];
+
+for (const [what, options, open] of STATES) {
+  test(`axe: no serious or critical violation: ${what}`, { skip }, async () => {
+    const page = await b.page(options);
+    await open(page);
+    await ready(page);
+    const found = await violations(page);
+    await page.screenshot({ path: join(shots, `a11y-${what.replace(/[^a-z0-9]+/gi, '-')}.png`) });
+    assert.deepEqual(found, [], what);
+    await page.context().close();
+  });
+}
+
+test('tabs and panels name each other; one tab stop, arrows move between tabs', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base);
+  await ready(page);
+  const pairs = await page.$$eval('.tabs [role="tab"]:not(.tiled-tab)', (tabs) => tabs.map((t) => {
+    const panel = document.getElementById(t.getAttribute('aria-controls'));
+    return [t.id, panel?.getAttribute('role'), panel?.getAttribute('aria-labelledby')];
+  }));
+  for (const [id, role, labelledBy] of pairs) {
+    assert.equal(role, 'tabpanel', `${id} controls a tab panel`);
+    assert.equal(labelledBy, id, `that panel is named by ${id}`);
+  }
+  assert.equal(pairs.length, 6);
+  assert.deepEqual(await page.$$eval('.tabs [role="tab"]', (ts) => ts.filter((t) => t.tabIndex === 0).map((t) => t.dataset.tab)), ['spec']);
+  await page.focus('#tab-spec');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-derivative');
+  assert.deepEqual(await page.$$eval('.tabs [role="tab"]', (ts) => ts.filter((t) => t.tabIndex === 0).map((t) => t.dataset.tab)), ['derivative']);
+  // Then the pane's copy button, then its reading's scroll box.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'copy the derivative reading');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'the derivative reading, scrollable');
+});
+
+test('the picture has a text alternative: its nodes and edges as a list', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base + '#tab=picture&target=loss&observe=error&program=' + encodeURIComponent(README()));
+  await ready(page);
+  const dot = await page.evaluate(() => document.querySelectorAll('[data-reading="picture"] g.node[data-node]').length);
+  const edges = await page.evaluate(() => [...document.querySelectorAll('[data-reading="picture"] g.edge')]
+    .filter((g) => /^e\d+_\d+$/.test(g.id)).length);
+  assert.ok(dot > 5 && edges > 5, 'the picture is drawn');
+  assert.equal(await page.textContent('#picture-alt summary'), `the picture as text: ${dot} nodes, ${edges} operand edges`);
+  assert.equal(await page.getAttribute('[data-reading="picture"] svg', 'aria-label'),
+    `the recorded graph: ${dot} nodes, ${edges} operand edges; listed as text below the picture`);
+  await page.click('#picture-alt summary');
+  const items = await page.$$eval('#picture-alt-list li', (lis) => lis.map((li) => [li.dataset.altNode, li.textContent]));
+  assert.equal(items.length, dot);
+  assert.deepEqual(items.find(([n]) => n === '0'), ['0', '0 Parameter, w, [] = 0']);
+  assert.deepEqual(items.find(([n]) => n === '3'), ['3', '3 Mul, []; operands: node 0, node 1'], 'the spec says 3 Mul 0, 1');
+  assert.deepEqual(items.find(([n]) => n === '6'), ['6', '6 Leaf, [] = 1, seed'], 'the seed has no operands (its gradient edges are drawn backwards)');
+  assert.deepEqual(items.find(([n]) => n === '4'), ['4', '4 Sub, error, [], observed; operands: node 3, node 2'], 'the spec says 4 Sub 3, 2');
+  await page.locator('#picture-alt').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, 'a11y-picture-as-text.png') });
+  assert.deepEqual(await violations(page), [], 'axe, with the list open');
+});
