@@ -1,4 +1,4 @@
-// Accessibility (issue 13, part 5, in part), in headless Chromium: axe-core
+// Accessibility, in headless Chromium: axe-core
 // (an npm test dependency, from the build's npm folder) finds no serious or
 // critical violation in every state: the README sample, a refused program,
 // "all six", dark with the error tooltip open, a phone, the drafts list,

@@ -1,4 +1,4 @@
-// The expected conveniences (issue 13, part 7), in headless Chromium:
+// The expected conveniences, in headless Chromium:
 // Ctrl+Enter reads now, `?` lists every shortcut (not while typing), a copy
 // button on each reading copies its exact text, and "download all" gives
 // the engine's whole JSON, the object `topos --json` prints.  (Ctrl+S and

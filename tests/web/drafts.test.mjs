@@ -1,4 +1,4 @@
-// Never lose work (issue 13, part 1), in headless Chromium: every program
+// Never lose work, in headless Chromium: every program
 // typed is a draft; a link, a file or a sample opens as a new draft beside
 // the others; the drafts list switches, renames and deletes; a draft saves
 // as a .tape named after it; Ctrl+Z undoes a sample's load; storage that is

@@ -1,4 +1,4 @@
-// Layout and print (issue 13, part 3), in headless Chromium: "the language
+// Layout and print, in headless Chromium: "the language
 // in brief" never overlaps anything, nor is overlapped, at 1280x720 and
 // 1280x800 at every text size the A-/A+ buttons give, and at 390x844; the
 // summary and the tabs stay apart; on a phone nothing is wider than the

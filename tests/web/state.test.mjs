@@ -1,4 +1,4 @@
-// Honest state (issue 13, part 6), in headless Chromium: a chosen target or
+// Honest state, in headless Chromium: a chosen target or
 // observe name the engine did not use is said, with what it used (from the
 // engine's JSON); downloads are off, with the reason shown, when there is
 // no current reading, and are named after the draft; the summary keeps its
