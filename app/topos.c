@@ -19,13 +19,15 @@
 #define MAX_OBSERVE 256
 
 static const char usage[] =
-  "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary]\n"
+  "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary|\n"
+  "                        check|explain|memory]\n"
   "             [--all] [--json] [--target NAME] [--observe NAME]... [--exact]\n"
-  "             [--svg OUT.svg] [--png OUT.png] [FILE|-]\n"
+  "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), every reading (--all), or the engine's\n"
-  "JSON (--json).  --svg and --png write the picture (graphviz) instead;\n"
-  "a reading is then printed only when asked for.\n"
+  "JSON (--json).  --svg and --png write the picture (graphviz) instead,\n"
+  "--memory-svg the memory chart (the engine's own SVG); a reading is then\n"
+  "printed only when asked for.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
 
 static int
@@ -134,6 +136,7 @@ main (int argc, char **argv)
   TpChoices choices = { NULL, observe, 0, false };
   TpReading reading = TP_READING_SPEC;
   const char *path = NULL, *svg_path = NULL, *png_path = NULL;
+  const char *memory_path = NULL;
   bool json = false, all = false, options_done = false, asked = false;
   TpSession *session;
   TpStatus status;
@@ -165,7 +168,7 @@ main (int argc, char **argv)
         choices.exact = true;
       else if (strcmp (a, "--reading") == 0 || strcmp (a, "--target") == 0
                || strcmp (a, "--observe") == 0 || strcmp (a, "--svg") == 0
-               || strcmp (a, "--png") == 0)
+               || strcmp (a, "--png") == 0 || strcmp (a, "--memory-svg") == 0)
         {
           if (i + 1 >= argc)
             return usage_error ("missing value after", a);
@@ -179,6 +182,8 @@ main (int argc, char **argv)
             svg_path = argv[i + 1];
           else if (strcmp (a, "--png") == 0)
             png_path = argv[i + 1];
+          else if (strcmp (a, "--memory-svg") == 0)
+            memory_path = argv[i + 1];
           else if (strcmp (a, "--target") == 0)
             choices.target = argv[i + 1];
           else
@@ -201,7 +206,7 @@ main (int argc, char **argv)
       return 2;
     }
 #endif
-  if ((svg_path != NULL || png_path != NULL) && !asked)
+  if ((svg_path != NULL || png_path != NULL || memory_path != NULL) && !asked)
     reading = TP_N_READINGS;      /* print nothing */
 
   if (path == NULL || strcmp (path, "-") == 0)
@@ -263,6 +268,23 @@ main (int argc, char **argv)
     }
   else if (status == TP_STATUS_OK && reading != TP_N_READINGS)
     fputs (tp_session_reading (session, reading), stdout);
+  if (status == TP_STATUS_OK && memory_path != NULL)
+    {
+      const char *svg = tp_session_memory_svg (session);
+      FILE *m = fopen (memory_path, "wb");
+      bool written = m != NULL && fputs (svg, m) >= 0;
+      if (m != NULL && fclose (m) != 0)
+        written = false;
+      if (!written)
+        {
+          fprintf (stderr, "topos: cannot write %s: %s\n", memory_path,
+                   strerror (errno));
+          tp_session_free (session);
+          free (source);
+          fflush (stdout);
+          return 2;
+        }
+    }
 #ifdef TP_HAVE_RENDER
   if (status == TP_STATUS_OK && (svg_path != NULL || png_path != NULL))
     {
