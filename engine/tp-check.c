@@ -359,7 +359,7 @@ operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
     }
 }
 
-void
+bool
 tp_check_nonfinite (const TpTape *t, float *const *values, TpArena *arena,
                     TpNonfinite *out)
 {
@@ -382,11 +382,11 @@ tp_check_nonfinite (const TpTape *t, float *const *values, TpArena *arena,
           }
     }
   if (!out->found)
-    return;
+    return true;
   /* Later nodes that depend on it and hold a non-finite value too. */
   bad = tp_arena_calloc (arena, t->len, 1);
   if (bad == NULL)
-    return;
+    return false;
   bad[out->node] = 1;
   for (TpNode i = out->node + 1; i < t->len; i++)
     {
@@ -406,6 +406,7 @@ tp_check_nonfinite (const TpTape *t, float *const *values, TpArena *arena,
             break;
           }
     }
+  return true;
 }
 
 typedef struct
@@ -466,7 +467,8 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
   uint64_t max_volume = 1;
 
   memset (out, 0, sizeof *out);
-  tp_check_nonfinite (t, values, arena, &out->nonfinite);
+  if (!tp_check_nonfinite (t, values, arena, &out->nonfinite))
+    return false;
   if (grads == NULL || n_wrt == 0 || loss >= spec_nodes)
     {
       out->state = TP_CHECK_NO_DERIVATIVE;
@@ -944,7 +946,7 @@ tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
           tp_buf_putc (out, ' ');
           mark = out->len;
           tp_buf_puts (out, verdict_names[g->verdict]);
-          tp_buf_pad_from (out, mark, 9);
+          tp_buf_pad_from (out, mark, 10);
           tp_buf_putc (out, ' ');
           if (g->verdict == TP_VERDICT_UNCHECKED)
             tp_buf_puts (out, "no element fits the work budget");
@@ -1001,11 +1003,14 @@ tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
                           "the non-finite value is born\n");
       else if (unchecked == c->n_grads)
         tp_buf_puts (out, "no gradient was checked\n");
+      else if (kinks > 0)
+        tp_buf_puts (out, "the checked gradients agree with finite "
+                          "differences, away from kinks\n");
+      else if (unchecked > 0 || c->cut)
+        tp_buf_puts (out, "the checked elements agree with finite "
+                          "differences\n");
       else
-        tp_buf_puts (out, kinks > 0 || unchecked > 0
-                          ? "the checked gradients agree with finite "
-                            "differences, away from kinks\n"
-                          : "all gradients agree with finite differences\n");
+        tp_buf_puts (out, "all gradients agree with finite differences\n");
       break;
     }
   if (c->nonfinite.found)

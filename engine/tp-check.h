@@ -97,8 +97,9 @@ typedef struct
   TpNonfinite nonfinite;
 } TpCheck;
 
-/* Finds the first non-finite value.  values[i] holds node i. */
-void tp_check_nonfinite (const TpTape *tape, float *const *values,
+/* Finds the first non-finite value.  values[i] holds node i.  False when
+ * memory runs out. */
+bool tp_check_nonfinite (const TpTape *tape, float *const *values,
                          TpArena *arena, TpNonfinite *out);
 
 /* The gradient check of loss (rank 0) for wrt[k] against grads[k]; grads
