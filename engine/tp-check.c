@@ -2,9 +2,12 @@
  *
  * The double interpreter.  A second interpreter, written apart from the
  * f32 one (tp-run.c) so that a mistake in one is not repeated in the
- * other: every forward op evaluated element by element in double, with
- * the C library's exp, log, sqrt, tanh, sin and cos (the f32 path uses
- * tp-math.c).  It runs the target's ancestors among the program's own
+ * other: every forward op evaluated element by element in double.  Its
+ * exp, log, tanh, sin and cos are written here from +, -, *, / and
+ * ldexp/frexp alone (sqrt is IEEE's), never the platform libm's, so the
+ * check gives the same bits in native and wasm builds; they are
+ * accurate to a few units in the last place, far below what a central
+ * difference resolves.  It runs the target's ancestors among the program's own
  * nodes (never the appended gradient), from the sources' f32 payloads
  * widened to double.  A perturbed run re-evaluates only the nodes that
  * depend on the perturbed parameter.
@@ -27,6 +30,146 @@
 
 /* cbrt(DBL_EPSILON), written out so no libm rounding decides it. */
 #define STEP_SCALE 6.0554544523933395e-06
+
+/* ln 2 in two parts (the high part has trailing zero bits, so k * LN2_HI
+ * is exact for |k| < 2^11), and pi / 2 in three. */
+#define LN2_HI 6.93147180369123816490e-01
+#define LN2_LO 1.90821492927058770002e-10
+#define INV_LN2 1.44269504088896338700e+00
+#define PIO2_1 1.57079632673412561417e+00
+#define PIO2_2 6.07710050650619224932e-11
+#define PIO2_3 2.02226624879595063154e-21
+#define INV_PIO2 6.36619772367581382433e-01
+
+/* x rounded to the nearest integer (ties away from zero), for |x| < 2^52. */
+static double
+round_int (double x)
+{
+  return (double) (int64_t) (x < 0 ? x - 0.5 : x + 0.5);
+}
+
+static double
+d_exp (double x)
+{
+  double k, r, term, sum;
+
+  if (x != x)
+    return x;
+  if (x > 709.782712893384)
+    return HUGE_VAL;
+  if (x < -745.2)
+    return 0.0;
+  k = round_int (x * INV_LN2);
+  r = (x - k * LN2_HI) - k * LN2_LO;       /* |r| <= ln 2 / 2 */
+  /* Taylor to r^17 / 17!: |r|^18 / 18! < 1e-19 */
+  term = 1.0;
+  sum = 1.0;
+  for (int n = 1; n <= 17; n++)
+    {
+      term = term * r / n;
+      sum += term;
+    }
+  return ldexp (sum, (int) k);
+}
+
+static double
+d_log (double x)
+{
+  int e;
+  double m, f, t, t2, sum, power;
+
+  if (x != x || x < 0.0)
+    return NAN;
+  if (x == 0.0)
+    return -HUGE_VAL;
+  if (x > DBL_MAX)
+    return x;
+  m = frexp (x, &e);                        /* x = m 2^e, m in [0.5, 1) */
+  if (m < 0.70710678118654752440)
+    {
+      m *= 2.0;
+      e--;
+    }
+  f = m - 1.0;                              /* in [-0.29, 0.41] */
+  t = f / (2.0 + f);                        /* log(1 + f) = 2 atanh(t) */
+  t2 = t * t;                               /* t2 <= 0.0295 */
+  sum = 0.0;
+  power = t;
+  for (int n = 1; n <= 27; n += 2)
+    {
+      sum += power / n;
+      power *= t2;
+    }
+  return e * LN2_HI + (2.0 * sum + e * LN2_LO);
+}
+
+static double
+d_tanh (double x)
+{
+  double a = fabs (x), e, y;
+
+  if (x != x)
+    return x;
+  if (a > 22.0)
+    y = 1.0;
+  else if (a < 0.125)
+    {
+      /* x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925
+       * + 21844x^13/6081075 - 929569x^15/638512875 */
+      double z = a * a;
+      y = a * (1.0 + z * (-1.0 / 3 + z * (2.0 / 15 + z * (-17.0 / 315
+              + z * (62.0 / 2835 + z * (-1382.0 / 155925
+              + z * (21844.0 / 6081075 + z * (-929569.0 / 638512875))))))));
+    }
+  else
+    {
+      e = d_exp (-2.0 * a);
+      y = (1.0 - e) / (1.0 + e);
+    }
+  return x < 0 ? -y : y;
+}
+
+/* sin (cos_too false) or cos of x, after reducing by multiples of pi/2. */
+static double
+d_sincos (double x, bool cos_too)
+{
+  double k, r, r2, s, c, term;
+  int64_t q;
+
+  if (x != x || x > DBL_MAX || x < -DBL_MAX)
+    return NAN;
+  if (fabs (x) > 1e15)
+    return NAN;   /* no meaningful digits left; the same in every build */
+  k = round_int (x * INV_PIO2);
+  r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+  q = ((int64_t) k + (cos_too ? 1 : 0)) & 3;
+  r2 = r * r;
+  s = r;
+  term = r;
+  for (int n = 1; n <= 11; n++)
+    {
+      term = -term * r2 / ((2 * n) * (2 * n + 1));
+      s += term;
+    }
+  c = 1.0;
+  term = 1.0;
+  for (int n = 1; n <= 11; n++)
+    {
+      term = -term * r2 / ((2 * n - 1) * (2 * n));
+      c += term;
+    }
+  switch (q)
+    {
+    case 0:
+      return s;
+    case 1:
+      return c;
+    case 2:
+      return -s;
+    default:
+      return -c;
+    }
+}
 
 /* The double interpreter's estimated work for node i. */
 static uint64_t
@@ -160,11 +303,11 @@ eval_node (const TpTape *t, TpNode i, double *const *v, double *out,
       break;
     case TP_OP_EXP:
       for (size_t e = 0; e < volume; e++)
-        out[e] = exp (a[e]);
+        out[e] = d_exp (a[e]);
       break;
     case TP_OP_LN:
       for (size_t e = 0; e < volume; e++)
-        out[e] = log (a[e]);
+        out[e] = d_log (a[e]);
       break;
     case TP_OP_SQRT:
       for (size_t e = 0; e < volume; e++)
@@ -172,15 +315,15 @@ eval_node (const TpTape *t, TpNode i, double *const *v, double *out,
       break;
     case TP_OP_TANH:
       for (size_t e = 0; e < volume; e++)
-        out[e] = tanh (a[e]);
+        out[e] = d_tanh (a[e]);
       break;
     case TP_OP_SIN:
       for (size_t e = 0; e < volume; e++)
-        out[e] = sin (a[e]);
+        out[e] = d_sincos (a[e], false);
       break;
     case TP_OP_COS:
       for (size_t e = 0; e < volume; e++)
-        out[e] = cos (a[e]);
+        out[e] = d_sincos (a[e], true);
       break;
     case TP_OP_MATMUL:
       {
@@ -282,8 +425,8 @@ eval_node (const TpTape *t, TpNode i, double *const *v, double *out,
                     peak = y;
                 }
               for (size_t k = 0; k < n; k++)
-                total += exp (a[(o * n + k) * inner + x] - peak);
-              z = log (total);
+                total += d_exp (a[(o * n + k) * inner + x] - peak);
+              z = d_log (total);
               if (op == TP_OP_LOG_SUM_EXP)
                 out[o * inner + x] = peak + z;
               else
