@@ -28,7 +28,8 @@ typedef struct
   uint8_t role;
   TpNode of;
   TpNode from;
-  uint32_t share;  /* 1-based, for ROLE_SHARE */
+  uint32_t share;  /* 1-based, for ROLE_SHARE; for ROLE_RULE the node's
+                      place in the rule, 0-based */
 } Origin;
 
 /* How many nodes each op's backward rule records (tp-diff.c). */
@@ -73,55 +74,126 @@ rule_nodes (TpOp op)
   return 0;
 }
 
-/* What a backward rule does, as a phrase. */
+/* What node k of op's backward rule computes, in the letters of the
+ * sentence: g the cotangent, a and b the operands, y the forward value. */
 static const char *
-rule_phrase (TpOp op)
+rule_phrase (TpOp op, uint32_t k)
 {
+  static const char *const sub[] = { "-g, the right operand's share" };
+  static const char *const mul[] = {
+    "g * b, the left operand's share: the cotangent times the other operand",
+    "g * a, the right operand's share: the cotangent times the other operand",
+  };
+  static const char *const div[] = {
+    "g / b, the left operand's share", "g * y", "(g * y) / b",
+    "-(g * y) / b, the right operand's share",
+  };
+  static const char *const neg[] = { "-g, the operand's share" };
+  static const char *const exp_[] = {
+    "g * y, the operand's share: exp is its own derivative" };
+  static const char *const ln[] = { "g / a, the operand's share" };
+  static const char *const sqrt_[] = {
+    "y + y", "g / (y + y), the operand's share" };
+  static const char *const tanh_[] = {
+    "ones", "y * y", "1 - y * y, tanh's derivative",
+    "g * (1 - y * y), the operand's share" };
+  static const char *const sin_[] = {
+    "cos(a), sin's derivative", "g * cos(a), the operand's share" };
+  static const char *const cos_[] = {
+    "sin(a)", "g * sin(a)", "-(g * sin(a)), the operand's share" };
+  static const char *const matmul[] = {
+    "transpose(b)", "g @ transpose(b), the left operand's share",
+    "transpose(a)", "transpose(a) @ g, the right operand's share" };
+  static const char *const sum[] = {
+    "g broadcast to a's shape, the operand's share: every element counts "
+    "once" };
+  static const char *const sum_along[] = {
+    "g repeated along the summed axis, the operand's share" };
+  static const char *const broadcast[] = {
+    "sum(g): every copy sends its share back",
+    "that sum in a's shape, the operand's share" };
+  static const char *const broadcast_along[] = {
+    "sum_along(g) over the repeated axis, the operand's share" };
+  static const char *const reshape[] = {
+    "g reshaped to a's shape, the operand's share" };
+  static const char *const permute[] = {
+    "g permuted by the inverse order, the operand's share" };
+  static const char *const maximum[] = {
+    "step(a, b): 1 where a won (ties go to a)",
+    "g * step(a, b), the left operand's share", "ones",
+    "1 - step(a, b): 1 where b won",
+    "g * (1 - step(a, b)), the right operand's share" };
+  static const char *const log_softmax[] = {
+    "sum_along(g)", "that sum repeated along the axis",
+    "exp(y), the softmax", "softmax * sum_along(g)",
+    "g - softmax * sum_along(g), the operand's share" };
+  static const char *const log_sum_exp[] = {
+    "y repeated along the axis", "a - y", "exp(a - y), the softmax",
+    "g repeated along the axis", "g * softmax, the operand's share" };
+  const char *const *phrases = NULL;
+
   switch (op)
     {
     case TP_OP_SUB:
-      return "the right operand gets the cotangent negated";
+      phrases = sub;
+      break;
     case TP_OP_MUL:
-      return "each operand gets the cotangent times the other operand";
+      phrases = mul;
+      break;
     case TP_OP_DIV:
-      return "the quotient rule: g / b for the left operand, "
-             "-(g * (a / b)) / b for the right";
+      phrases = div;
+      break;
     case TP_OP_NEG:
-      return "the operand gets the cotangent negated";
+      phrases = neg;
+      break;
     case TP_OP_EXP:
-      return "the cotangent times exp's own value";
+      phrases = exp_;
+      break;
     case TP_OP_LN:
-      return "the cotangent divided by the operand";
+      phrases = ln;
+      break;
     case TP_OP_SQRT:
-      return "the cotangent divided by twice sqrt's own value";
+      phrases = sqrt_;
+      break;
     case TP_OP_TANH:
-      return "the cotangent times 1 - tanh^2";
+      phrases = tanh_;
+      break;
     case TP_OP_SIN:
-      return "the cotangent times cos of the operand";
+      phrases = sin_;
+      break;
     case TP_OP_COS:
-      return "the cotangent times -sin of the operand";
+      phrases = cos_;
+      break;
     case TP_OP_MATMUL:
-      return "g @ transpose(b) for the left operand, transpose(a) @ g for "
-             "the right";
+      phrases = matmul;
+      break;
     case TP_OP_SUM:
-      return "the cotangent broadcast back to the operand's shape";
+      phrases = sum;
+      break;
     case TP_OP_SUM_ALONG:
-      return "the cotangent repeated along the summed axis";
+      phrases = sum_along;
+      break;
     case TP_OP_BROADCAST:
-      return "the cotangent summed back to one value";
+      phrases = broadcast;
+      break;
     case TP_OP_BROADCAST_ALONG:
-      return "the cotangent summed along the repeated axis";
+      phrases = broadcast_along;
+      break;
     case TP_OP_RESHAPE:
-      return "the cotangent reshaped back";
+      phrases = reshape;
+      break;
     case TP_OP_PERMUTE:
-      return "the cotangent permuted back by the inverse order";
+      phrases = permute;
+      break;
     case TP_OP_MAXIMUM:
-      return "the cotangent goes to the operand that won: times step(a, b) "
-             "for the left, times 1 - step(a, b) for the right";
+      phrases = maximum;
+      break;
     case TP_OP_LOG_SOFTMAX:
-      return "g - exp(y) * sum_along(g), repeated along the axis";
+      phrases = log_softmax;
+      break;
     case TP_OP_LOG_SUM_EXP:
-      return "the cotangent times exp(a - y), the softmax of the operand";
+      phrases = log_sum_exp;
+      break;
     case TP_OP_ADD:
     case TP_OP_STEP:
     case TP_OP_LEAF:
@@ -130,7 +202,7 @@ rule_phrase (TpOp op)
     case TP_N_OPS:
       break;
     }
-  return "";
+  return phrases != NULL && k < rule_nodes (op) ? phrases[k] : "";
 }
 
 /* Replays differentiate; false when the tape does not follow it. */
@@ -169,6 +241,7 @@ replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
         {
           origin[p].role = ROLE_RULE;
           origin[p].of = i;
+          origin[p].share = k;
         }
       if (op == TP_OP_STEP)
         continue;
@@ -460,14 +533,26 @@ tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out)
             tp_buf_puts (out, " = 1, where the backward pass starts");
             break;
           case ROLE_RULE:
-            tp_buf_puts (out, "part of the backward rule of node ");
-            tp_buf_u64 (out, o->of);
-            tp_buf_putc (out, ' ');
-            tp_buf_puts (out, tp_op_info[t->op[o->of]].name);
-            tp_buf_puts (out, " under its cotangent ");
-            put_grad_of (in, out, o->of);
-            tp_buf_puts (out, ": ");
-            tp_buf_puts (out, rule_phrase ((TpOp) t->op[o->of]));
+            {
+              TpOp fop = (TpOp) t->op[o->of];
+              tp_buf_puts (out, "the backward rule of node ");
+              tp_buf_u64 (out, o->of);
+              tp_buf_putc (out, ' ');
+              tp_buf_puts (out, tp_op_info[fop].name);
+              tp_buf_puts (out, ", with g = ");
+              put_grad_of (in, out, o->of);
+              tp_buf_puts (out, ", a = ");
+              put_name (in, out, t->arg[o->of][0]);
+              if (tp_op_info[fop].arity == 2)
+                {
+                  tp_buf_puts (out, ", b = ");
+                  put_name (in, out, t->arg[o->of][1]);
+                }
+              tp_buf_puts (out, ", y = ");
+              put_name (in, out, o->of);
+              tp_buf_puts (out, ": ");
+              tp_buf_puts (out, rule_phrase (fop, o->share));
+            }
             break;
           case ROLE_ZERO:
             put_grad_of (in, out, o->of);

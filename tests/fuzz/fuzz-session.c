@@ -794,6 +794,9 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
   CHECK (tp_session_reading (s, TP_READING_EXPLAIN)[0] != '\0');
   CHECK (tp_session_reading (s, TP_READING_MEMORY)[0] != '\0');
   CHECK (strncmp (tp_session_memory_svg (s), "<svg ", 5) == 0);
+  /* explain's replay of differentiate always matches the tape. */
+  CHECK (strstr (tp_session_reading (s, TP_READING_EXPLAIN),
+                 ": appended by differentiate, ") == NULL);
   /* The memory chart's totals are the plan's: both end with the same
    * "live volume: ..." line. */
   {
