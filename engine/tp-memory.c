@@ -186,10 +186,10 @@ tp_memory_svg (const TpMemory *m, TpBuf *out)
                                                     : TP_MEMORY_SVG_BARS;
 
   tp_buf_puts (out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
-  attr_u64 (out, "width", SVG_LEFT + SVG_WIDTH + 24);
+  attr_u64 (out, "width", SVG_LEFT + SVG_WIDTH + 72);
   attr_u64 (out, "height", height);
   tp_buf_puts (out, " viewBox=\"0 0 ");
-  tp_buf_u64 (out, SVG_LEFT + SVG_WIDTH + 24);
+  tp_buf_u64 (out, SVG_LEFT + SVG_WIDTH + 72);
   tp_buf_putc (out, ' ');
   tp_buf_u64 (out, height);
   tp_buf_puts (out, "\" font-family=\"Helvetica,sans-Serif\" font-size=\"10\""
