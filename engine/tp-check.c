@@ -693,6 +693,8 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
     }
   budget -= base_cost;
   out->work = base_cost;
+  for (TpNode i = 0; i <= loss; i++)
+    d.cur[i] = d.base[i];
 
   for (uint32_t k = 0; k < n_wrt; k++)
     {
@@ -731,11 +733,18 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
                        : TP_VERDICT_OK;
           continue;
         }
-      memset (d.dep, 0, loss + 1);
-      d.dep[p] = 1;
-      for (TpNode i = 0; i <= loss; i++)
+      /* Finding the dependent nodes scans [p, loss]: that is paid from
+       * the budget too, so many parameters cannot make it quadratic. */
+      if (loss - p + 1 > budget)
         {
-          d.cur[i] = d.base[i];
+          out->cut = true;
+          continue;
+        }
+      budget -= loss - p + 1;
+      out->work += loss - p + 1;
+      d.dep[p] = 1;
+      for (TpNode i = p; i <= loss; i++)
+        {
           if (!d.anc[i])
             continue;
           for (uint32_t a = 0; a < tp_op_info[t->op[i]].arity; a++)
@@ -747,7 +756,8 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
               cost += node_cost (t, i);
             }
         }
-      cost *= 2;
+      /* a perturbed run walks [p, loss] and evaluates the dependents */
+      cost = 2 * (cost + (loss - p + 1));
       share = budget / (n_wrt - k);
       n_check = cost > 0 ? share / cost : g->sampled;
       if (n_check > g->sampled)
@@ -792,6 +802,12 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
               g->numeric = numeric;
               g->relative_error = err;
             }
+        }
+      /* Back to the base run for the next parameter. */
+      for (TpNode i = p; i <= loss; i++)
+        {
+          d.dep[i] = 0;
+          d.cur[i] = d.base[i];
         }
       if (have_worst)
         g->verdict = isinf (worst) ? TP_VERDICT_NONFINITE
