@@ -79,7 +79,7 @@ d_log (double x)
   double m, f, t, t2, sum, power;
 
   if (x != x || x < 0.0)
-    return NAN;
+    return (double) NAN;
   if (x == 0.0)
     return -HUGE_VAL;
   if (x > DBL_MAX)
@@ -137,9 +137,9 @@ d_sincos (double x, bool cos_too)
   int64_t q;
 
   if (x != x || x > DBL_MAX || x < -DBL_MAX)
-    return NAN;
+    return (double) NAN;
   if (fabs (x) > 1e15)
-    return NAN;   /* no meaningful digits left; the same in every build */
+    return (double) NAN;   /* no meaningful digits left; the same in every build */
   k = round_int (x * INV_PIO2);
   r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
   q = ((int64_t) k + (cos_too ? 1 : 0)) & 3;
@@ -714,9 +714,9 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
             {
               uint64_t e = g->volume > TP_CHECK_SAMPLE
                            ? s * g->volume / TP_CHECK_SAMPLE : s;
-              double err = relative_error (analytic[e], 0.0);
+              double err = relative_error ((double) analytic[e], 0.0);
               if (!finite_f (analytic[e]))
-                err = INFINITY;
+                err = (double) INFINITY;
               if (err > worst)
                 {
                   worst = err;
@@ -790,9 +790,9 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
               have_kink = true;
               continue;
             }
-          err = relative_error (analytic[e], numeric);
+          err = relative_error ((double) analytic[e], numeric);
           if (!finite_f (analytic[e]) || !isfinite (numeric) || err != err)
-            err = INFINITY;
+            err = (double) INFINITY;
           if (!have_worst || err > worst)
             {
               worst = err;
@@ -829,7 +829,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
           g->element = first_kink;
           g->analytic = analytic[first_kink];
           g->numeric = (up - down) / (2.0 * h);
-          g->relative_error = relative_error (g->analytic, g->numeric);
+          g->relative_error = relative_error ((double) g->analytic, g->numeric);
         }
     }
   return true;
