@@ -332,11 +332,24 @@ put_forward (const TpExplainInput *in, TpBuf *out, TpNode i)
           tp_buf_putc (out, ' ');
         }
       tp_buf_shape (out, &t->shape[i]);
+      {
+        /* every element the same: say which */
+        uint64_t volume = tp_shape_volume (&t->shape[i]);
+        const float *v = t->payload[i];
+        bool same = volume > 0 && v != NULL;
+        for (uint64_t e = 1; same && e < volume; e++)
+          same = v[e] == v[0] || (v[e] != v[e] && v[0] != v[0]);
+        if (same)
+          {
+            tp_buf_puts (out, volume == 1 ? " = " : " filled with ");
+            tp_buf_f32 (out, v[0]);
+          }
+      }
       tp_buf_puts (out, op == TP_OP_PARAMETER
                         ? ", a trainable value: the derivative is taken "
                           "with respect to it"
                         : op == TP_OP_INPUT ? ", a value fed in"
-                        : ", a constant written in the program");
+                        : ", a constant");
       return;
     case TP_OP_ADD:
       infix = " + ";

@@ -477,7 +477,7 @@ test_explain (void)
                                   TP_STATUS_OK);
   const char *e = tp_session_reading (s, TP_READING_EXPLAIN);
 
-  g_assert_true (g_str_has_prefix (e, "0 Parameter: w [], a trainable value: "
+  g_assert_true (g_str_has_prefix (e, "0 Parameter: w [] = 0, a trainable value: "
                                       "the derivative is taken with respect "
                                       "to it; freed after node 3, its last "
                                       "reader\n"));
