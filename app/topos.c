@@ -19,14 +19,16 @@
 #define MAX_OBSERVE 256
 
 static const char usage[] =
-  "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary]\n"
+  "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary|\n"
+  "                        check|explain|memory]\n"
   "             [--all] [--json] [--target NAME] [--observe NAME]... [--exact]\n"
-  "             [--svg OUT.svg] [--png OUT.png]\n"
+  "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), every reading (--all), or the engine's\n"
-  "JSON (--json).  --svg and --png write the picture (graphviz) instead;\n"
-  "a reading is then printed only when asked for.\n"
+  "JSON (--json).  --svg and --png write the picture (graphviz) instead,\n"
+  "--memory-svg the memory chart (the engine's own SVG); a reading is then\n"
+  "printed only when asked for.\n"
   "--train runs STEPS steps of gradient descent on the parameters and prints\n"
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
@@ -140,6 +142,7 @@ main (int argc, char **argv)
   const char *train_steps = NULL, *learning_rate = NULL, *train_svg = NULL;
   bool train_reading = false;
   TpTrain *train = NULL;
+  const char *memory_path = NULL;
   bool json = false, all = false, options_done = false, asked = false;
   TpSession *session;
   TpStatus status;
@@ -171,7 +174,8 @@ main (int argc, char **argv)
         choices.exact = true;
       else if (strcmp (a, "--reading") == 0 || strcmp (a, "--target") == 0
                || strcmp (a, "--observe") == 0 || strcmp (a, "--svg") == 0
-               || strcmp (a, "--png") == 0 || strcmp (a, "--train") == 0
+               || strcmp (a, "--png") == 0 || strcmp (a, "--memory-svg") == 0
+               || strcmp (a, "--train") == 0
                || strcmp (a, "--learning-rate") == 0
                || strcmp (a, "--train-svg") == 0)
         {
@@ -195,6 +199,8 @@ main (int argc, char **argv)
             svg_path = argv[i + 1];
           else if (strcmp (a, "--png") == 0)
             png_path = argv[i + 1];
+          else if (strcmp (a, "--memory-svg") == 0)
+            memory_path = argv[i + 1];
           else if (strcmp (a, "--target") == 0)
             choices.target = argv[i + 1];
           else
@@ -228,9 +234,10 @@ main (int argc, char **argv)
     return usage_error ("--train takes a number of steps and needs "
                         "--learning-rate R; got", train_steps);
   if (train_steps != NULL && !asked && svg_path == NULL && png_path == NULL
-      && train_svg == NULL)
+      && train_svg == NULL && memory_path == NULL)
     train_reading = asked = true;  /* --train alone prints its reading */
-  if ((svg_path != NULL || png_path != NULL || train_steps != NULL) && !asked)
+  if ((svg_path != NULL || png_path != NULL || memory_path != NULL
+       || train_steps != NULL) && !asked)
     reading = TP_N_READINGS;      /* print nothing */
   if (train_reading && reading == TP_READING_SPEC && !all && !json)
     reading = TP_N_READINGS;      /* the train reading instead of the spec */
@@ -314,6 +321,24 @@ main (int argc, char **argv)
     }
   else if (status == TP_STATUS_OK && reading != TP_N_READINGS)
     fputs (tp_session_reading (session, reading), stdout);
+  if (status == TP_STATUS_OK && memory_path != NULL)
+    {
+      const char *svg = tp_session_memory_svg (session);
+      FILE *m = fopen (memory_path, "wb");
+      bool written = m != NULL && fputs (svg, m) >= 0;
+      if (m != NULL && fclose (m) != 0)
+        written = false;
+      if (!written)
+        {
+          fprintf (stderr, "topos: cannot write %s: %s\n", memory_path,
+                   strerror (errno));
+          tp_train_free (train);
+          tp_session_free (session);
+          free (source);
+          fflush (stdout);
+          return 2;
+        }
+    }
   if (!json && train != NULL && (train_reading || all))
     {
       if (all)

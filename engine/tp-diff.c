@@ -15,6 +15,8 @@
 
 #define NONE TP_NO_NODE
 
+int tp_diff_break_op = -1;
+
 /* Records the backward rule of node i under cotangent g into c[0..1]
  * (NONE where an operand gets nothing).  False when a record fails. */
 static bool
@@ -202,6 +204,9 @@ tp_differentiate (TpTape *t, TpNode loss, const TpNode *wrt, uint32_t n_wrt,
       if (!ancestor[i] || arity == 0)
         continue;
       if (!backward_rule (t, i, cot[i], c))
+        return false;
+      if ((int) t->op[i] == tp_diff_break_op && c[0] != NONE
+          && (c[0] = tp_tape_binary (t, TP_OP_ADD, c[0], c[0])) == NONE)
         return false;
       for (uint32_t k = 0; k < arity; k++)
         {

@@ -17,4 +17,9 @@
 bool tp_differentiate (TpTape *tape, TpNode loss, const TpNode *wrt,
                        uint32_t n_wrt, TpNode *grads);
 
+/* Test-only (tests/engine/test-check.c): an op whose backward rule is
+ * made wrong, its first operand's share doubled; -1 (the default) for
+ * none. */
+extern int tp_diff_break_op;
+
 #endif /* TP_DIFF_H */

@@ -27,6 +27,7 @@
 #define LINE_SAVED   "#EE3377"   /* saved-value edges: magenta */
 #define LINE_RESULT  "#0077BB"   /* readable results: blue */
 #define LINE_SKIP    "#80808099" /* edges into skipped nodes */
+#define LINE_NONFINITE "#CC3311" /* where a non-finite value is born: red */
 /* Graphviz knows Helvetica's metrics everywhere (the wasm build has no
  * font files) and writes it to SVG as "Helvetica,sans-Serif". */
 #define FONT         "Helvetica"
@@ -224,6 +225,13 @@ gradient_of (const Dot *d, TpNode i)
   return -1;
 }
 
+/* Whether a non-finite value is born at node i (the check reading). */
+static bool
+is_nonfinite (const Dot *d, TpNode i)
+{
+  return d->in->has_nonfinite && i == d->in->nonfinite;
+}
+
 /* The space-separated classes of node i, for the SVG and for tests. */
 static void
 put_node_classes (const Dot *d, TpNode i)
@@ -253,6 +261,8 @@ put_node_classes (const Dot *d, TpNode i)
     tp_buf_puts (out, " gradient");
   if (d->differentiated && i == d->in->spec_nodes)
     tp_buf_puts (out, " seed");
+  if (is_nonfinite (d, i))
+    tp_buf_puts (out, " nonfinite");
 }
 
 /* Starts the tag line (small italics) or separates the next tag. */
@@ -308,6 +318,8 @@ put_node_label (const Dot *d, TpNode i)
     put_tag (out, &tagged, "observed");
   if (is_skipped (d, i))
     put_tag (out, &tagged, "skipped");
+  if (is_nonfinite (d, i))
+    put_tag (out, &tagged, "non-finite born here");
   if (tagged)
     tp_buf_puts (out, "</I></FONT>");
   tp_buf_putc (out, '>');
@@ -360,6 +372,8 @@ put_node (const Dot *d, TpNode i)
     }
   if (result)
     tp_buf_puts (out, ", peripheries=2, penwidth=2, color=\"" LINE_RESULT "\"");
+  else if (is_nonfinite (d, i))
+    tp_buf_puts (out, ", penwidth=3, color=\"" LINE_NONFINITE "\"");
   if (skipped)
     tp_buf_puts (out, ", fontcolor=\"" MID "\"");
   tp_buf_puts (out, ", label=");
@@ -490,6 +504,9 @@ put_legend (const Dot *d)
          "appended by differentiate");
   ROW ("BORDER=\"3\" COLOR=\"" LINE_RESULT "\" BGCOLOR=\"#FFFFFF\"",
        "readable result (double border)");
+  if (d->in->has_nonfinite && d->in->nonfinite < d->n)
+    ROW ("BORDER=\"3\" COLOR=\"" LINE_NONFINITE "\" BGCOLOR=\"#FFFFFF\"",
+         "non-finite value born here (red border, tagged)");
   if (any_skipped)
     ROW ("STYLE=\"dashed\" COLOR=\"" MID "\"",
          "<FONT COLOR=\"" MID "\">skipped: not evaluated by the plan</FONT>");

@@ -62,6 +62,8 @@ typedef struct
   const TpNode *grads;         /* their gradients; NULL when none */
   uint32_t n_wrt;
   uint32_t budget;             /* layout cost budget; 0 means TP_DOT_BUDGET */
+  bool has_nonfinite;          /* a non-finite value is born at ... */
+  TpNode nonfinite;            /* ... this node, marked in the picture */
 } TpDotInput;
 
 /* Appends the DOT text and returns whether it was reduced (over the

@@ -10,12 +10,15 @@
 
 #include "tp-alloc.h"
 #include "tp-buf.h"
+#include "tp-check.h"
 #include "tp-diff.h"
 #include "tp-dot.h"
+#include "tp-explain.h"
 #include "tp-hlo.h"
 #include "tp-json.h"
 #include "tp-lex.h"
 #include "tp-map.h"
+#include "tp-memory.h"
 #include "tp-parse.h"
 #include "tp-plan.h"
 #include "tp-run.h"
@@ -57,6 +60,12 @@ struct _TpSession
   TpMap maps[TP_MAP_READINGS];
   TpGradient *gradients;        /* per parameter, when differentiated */
   bool reduced;                 /* the picture */
+
+  /* our readings: check, explain, memory (docs/decisions.md) */
+  TpCheck check;
+  TpMemory memory;
+  const char **param_names;     /* per parameter, its display name */
+  char *memory_svg;
 };
 
 static const char *const role_names[TP_N_ROLES] = {
@@ -105,7 +114,12 @@ tp_token_class_name (TpTokenClass klass)
 
 static const char *const reading_names[TP_N_READINGS] = {
   "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
+  "check", "explain", "memory",
 };
+
+/* The readings the JSON writes as text under their own names; check,
+ * explain and memory follow as structures. */
+#define TEXT_READINGS (TP_READING_SUMMARY + 1)
 
 const char *
 tp_reading_name (TpReading which)
@@ -169,6 +183,8 @@ session_reset (TpSession *s)
     }
   tp_free (s->diag_message);
   s->diag_message = NULL;
+  tp_free (s->memory_svg);
+  s->memory_svg = NULL;
   empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
@@ -210,6 +226,8 @@ refuse (TpSession *s, TpStatus status, uint32_t line, uint32_t column,
   s->n_names = 0;
   empty_maps (s);
   s->gradients = NULL;
+  tp_free (s->memory_svg);
+  s->memory_svg = NULL;
   s->reduced = false;
   tp_free (s->diag_message);
   s->diag_message = tp_malloc (len + 1);
@@ -425,6 +443,8 @@ build_dot (TpSession *s)
   in.grads = s->differentiated ? s->grads : NULL;
   in.n_wrt = s->n_wrt;
   in.budget = 0;              /* TP_DOT_BUDGET */
+  in.has_nonfinite = s->check.nonfinite.found;
+  in.nonfinite = s->check.nonfinite.node;
   tp_buf_init (&out);
   s->reduced = tp_dot_write (&in, &out);
   return take (s, TP_READING_DOT, &out);
@@ -636,6 +656,83 @@ build_gradients (TpSession *s)
   return true;
 }
 
+/* The gradient check and the non-finite origin, before the picture
+ * (which marks the origin). */
+static bool
+run_check (TpSession *s)
+{
+  return tp_check_gradients (&s->prog.tape, s->spec_nodes, s->target,
+                             s->wrt, s->differentiated ? s->grads : NULL,
+                             s->n_wrt, s->values, &s->arena, &s->check);
+}
+
+static bool
+build_check (TpSession *s)
+{
+  TpBuf out;
+
+  if (s->differentiated)
+    {
+      s->param_names = tp_arena_alloc (&s->arena,
+                                       s->n_wrt * sizeof *s->param_names);
+      if (s->param_names == NULL)
+        return false;
+      for (uint32_t k = 0; k < s->n_wrt; k++)
+        s->param_names[k] = s->gradients[k].name;
+    }
+  tp_buf_init (&out);
+  tp_check_describe (&s->check, &s->prog.tape, s->target_name,
+                     s->param_names, s->values, &out);
+  return take (s, TP_READING_CHECK, &out);
+}
+
+static bool
+build_explain (TpSession *s)
+{
+  const TpTape *t = &s->prog.tape;
+  const char **names = tp_arena_calloc (&s->arena, t->len + 1, sizeof *names);
+  TpExplainInput in;
+  TpBuf out;
+
+  if (names == NULL)
+    return false;
+  for (TpNode i = 0; i < s->spec_nodes; i++)
+    if (s->display[i] != TP_NO_NODE)
+      names[i] = s->prog.stmts[s->display[i]].name;
+  in.plan = &s->plan;
+  in.spec_nodes = s->spec_nodes;
+  in.names = names;
+  in.target = s->target;
+  in.target_name = s->target_name;
+  in.wrt = s->wrt;
+  in.grads = s->differentiated ? s->grads : NULL;
+  in.n_wrt = s->n_wrt;
+  tp_buf_init (&out);
+  if (!tp_explain_write (&in, &s->arena, &out))
+    {
+      tp_buf_clear (&out);
+      return false;
+    }
+  return take (s, TP_READING_EXPLAIN, &out);
+}
+
+static bool
+build_memory (TpSession *s)
+{
+  TpBuf out, svg;
+
+  if (!tp_memory_build (&s->memory, &s->plan, &s->arena))
+    return false;
+  tp_buf_init (&out);
+  tp_memory_describe (&s->memory, &out);
+  if (!take (s, TP_READING_MEMORY, &out))
+    return false;
+  tp_buf_init (&svg);
+  tp_memory_svg (&s->memory, &svg);
+  s->memory_svg = tp_buf_steal (&svg);
+  return s->memory_svg != NULL;
+}
+
 TpStatus
 tp_session_compile (TpSession *s, const char *source, size_t length,
                     const TpChoices *choices)
@@ -686,8 +783,10 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
     return out_of_memory (s);
 
   if (!build_plan (s, exact) || !build_stablehlo (s) || !build_values (s)
+      || !run_check (s)
       || !build_dot (s) || !build_summary (s) || !build_names (s)
-      || !build_gradients (s))
+      || !build_gradients (s) || !build_check (s) || !build_explain (s)
+      || !build_memory (s))
     return out_of_memory (s);
   for (int r = 0; r < TP_N_READINGS; r++)
     if (s->readings[r] == NULL)
@@ -707,6 +806,14 @@ tp_session_reading (const TpSession *s, TpReading which)
   if ((unsigned) which >= TP_N_READINGS || s->readings[which] == NULL)
     return "";
   return s->readings[which];
+}
+
+const char *
+tp_session_memory_svg (const TpSession *s)
+{
+  if (s->status != TP_STATUS_OK || s->memory_svg == NULL)
+    return "";
+  return s->memory_svg;
 }
 
 const TpDiag *
@@ -1002,6 +1109,37 @@ json_map (const TpSession *s, TpBuf *out)
                                                    : "{\"reduced\":false}");
 }
 
+/* Our readings (docs/decisions.md): "check", "explain" (a string per
+ * line), "memory" and "memory_svg", before the map. */
+static void
+json_ours (const TpSession *s, TpBuf *out)
+{
+  bool ok = s->status == TP_STATUS_OK;
+  const char *text;
+  size_t from = 0;
+
+  tp_json_key (out, "check", false);
+  tp_check_json (ok ? &s->check : NULL, &s->prog.tape,
+                 (const char *const *) s->param_names, out);
+  tp_json_key (out, "explain", false);
+  tp_buf_putc (out, '[');
+  text = tp_session_reading (s, TP_READING_EXPLAIN);
+  for (size_t k = 0; text[k] != '\0'; k++)
+    if (text[k] == '\n')
+      {
+        if (from > 0)
+          tp_buf_putc (out, ',');
+        tp_json_string (out, text + from, k - from);
+        from = k + 1;
+      }
+  tp_buf_putc (out, ']');
+  tp_json_key (out, "memory", false);
+  tp_memory_json (ok ? &s->memory : NULL, out);
+  text = tp_session_memory_svg (s);
+  tp_json_key (out, "memory_svg", false);
+  tp_json_string (out, text, strlen (text));
+}
+
 static void
 json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
                  uint64_t *budget)
@@ -1092,7 +1230,7 @@ session_json (const TpSession *s, const TpTrain *train)
                                        : ",\"parameter\":false}");
     }
   tp_buf_putc (&out, ']');
-  for (int r = 0; r < TP_N_READINGS; r++)
+  for (int r = 0; r < TEXT_READINGS; r++)
     {
       const char *text_r = tp_session_reading (s, (TpReading) r);
       tp_json_key (&out, reading_names[r], false);
@@ -1176,6 +1314,7 @@ session_json (const TpSession *s, const TpTrain *train)
       tp_buf_putc (&out, '}');
     }
   tp_buf_putc (&out, ']');
+  json_ours (s, &out);
   json_map (s, &out);
   /* Every node's value, named or not, gradient included, last: what is
    * left of the budget after the fields above. */

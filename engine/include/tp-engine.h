@@ -31,6 +31,9 @@ typedef enum
   TP_READING_VALUES,
   TP_READING_DOT,
   TP_READING_SUMMARY,
+  TP_READING_CHECK,     /* ours: the gradient check, the non-finite origin */
+  TP_READING_EXPLAIN,   /* ours: one sentence per node */
+  TP_READING_MEMORY,    /* ours: the plan's buffers */
   TP_N_READINGS
 } TpReading;
 
@@ -81,6 +84,10 @@ TpStatus       tp_session_compile    (TpSession *session,
 /* The text of one reading, "" when it does not apply. Borrowed. */
 const char    *tp_session_reading    (const TpSession *session,
                                       TpReading which);
+/* The memory chart as SVG (docs/language.md, memory), "" when refused.
+ * Deterministic bytes; each bar's group has the id `n<index>` of the
+ * DOT.  Borrowed. */
+const char    *tp_session_memory_svg (const TpSession *session);
 const TpDiag  *tp_session_diags      (const TpSession *session,
                                       size_t *n_diags);
 const TpName  *tp_session_names      (const TpSession *session,

@@ -131,6 +131,16 @@ test_sweep_everything (void)
          "loss = ln(error * error)\n");
 }
 
+/* The check reading's non-finite origin and the picture's mark, a
+ * relu at its kink, and a parameter sampled by the gradient check. */
+static void
+test_sweep_check (void)
+{
+  sweep ("w = parameter [40, 30]\nv = parameter 0.0\nx = input [1, 40]\n"
+         "error = relu(v) + sum(x @ w) + ln(v - 1.0)\n"
+         "loss = error * error\n");
+}
+
 static void
 test_sweep_refused (void)
 {
@@ -204,6 +214,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topos/alloc/sweep-readme", test_sweep_readme);
   g_test_add_func ("/topos/alloc/sweep-everything", test_sweep_everything);
+  g_test_add_func ("/topos/alloc/sweep-check", test_sweep_check);
   g_test_add_func ("/topos/alloc/sweep-refused", test_sweep_refused);
   g_test_add_func ("/topos/alloc/sweep-train", test_sweep_train);
   return g_test_run ();

@@ -250,7 +250,9 @@ test_json (void)
                                   "\"data\":[0.18237947,0.49829936]}}"));
   g_assert_nonnull (strstr (json, "\"diagnostics\":[]"));
   g_assert_nonnull (strstr (json, "\"target\":\"y\""));
-  g_assert_null (strstr (json, "\"gradients\""));
+  /* No top-level gradients object (the check's "gradients" is a list). */
+  g_assert_null (strstr (json, "\"gradients\":{"));
+  g_assert_nonnull (strstr (json, "\"check\":{\"gradients\":[],"));
   tp_string_free (json);
   tp_session_free (s);
 }

@@ -465,8 +465,48 @@ static const char *const json_keys[] = {
   "names", "spec", "derivative", "plan", "stablehlo", "values", "dot",
   "summary", "target", "observe", "tensors", "arguments", "results",
   "diagnostics", "map", "spec_nodes", "gradient_nodes", "sources", "picture",
+  "check", "explain", "memory", "memory_svg",
 };
 #define N_JSON_KEYS (sizeof json_keys / sizeof json_keys[0])
+
+/* "explain": a list of strings, the reading's lines. */
+static void
+check_explain_json (Json *j, const char *reading)
+{
+  const char *at = reading;
+
+  CHECK (j->p < j->end && *j->p == '[');
+  j->p++;
+  json_ws (j);
+  if (j->p < j->end && *j->p == ']')
+    {
+      j->p++;
+      CHECK (*reading == '\0');
+      return;
+    }
+  for (;;)
+    {
+      char *line = NULL;
+      size_t n;
+      json_ws (j);
+      CHECK (json_string (j, &line));
+      n = strlen (line);
+      CHECK (strncmp (at, line, n) == 0 && at[n] == '\n');
+      at += n + 1;
+      free (line);
+      json_ws (j);
+      CHECK (j->p < j->end);
+      if (*j->p == ',')
+        {
+          j->p++;
+          continue;
+        }
+      CHECK (*j->p == ']');
+      j->p++;
+      break;
+    }
+  CHECK (*at == '\0');
+}
 
 /* The whole JSON text: one object whose keys include every expected
  * one, whose reading strings equal the session's readings, and nothing
@@ -497,7 +537,16 @@ check_json (const TpSession *s, const char *text)
             CHECK (!seen[k]);
             seen[k] = true;
           }
-      if (tp_reading_from_name (key, &r))
+      if (tp_reading_from_name (key, &r) && r == TP_READING_EXPLAIN)
+        check_explain_json (&j, tp_session_reading (s, r));
+      else if (strcmp (key, "memory_svg") == 0)
+        {
+          char *value = NULL;
+          CHECK (json_string (&j, &value));
+          CHECK (strcmp (value, tp_session_memory_svg (s)) == 0);
+          free (value);
+        }
+      else if (tp_reading_from_name (key, &r) && r < TP_READING_CHECK)
         {
           char *value = NULL;
           CHECK (json_string (&j, &value));
@@ -741,6 +790,22 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
   CHECK (tp_session_reading (s, TP_READING_PLAN)[0] != '\0');
   CHECK (tp_session_reading (s, TP_READING_VALUES)[0] != '\0');
   CHECK (tp_session_reading (s, TP_READING_SUMMARY)[0] != '\0');
+  CHECK (tp_session_reading (s, TP_READING_CHECK)[0] != '\0');
+  CHECK (tp_session_reading (s, TP_READING_EXPLAIN)[0] != '\0');
+  CHECK (tp_session_reading (s, TP_READING_MEMORY)[0] != '\0');
+  CHECK (strncmp (tp_session_memory_svg (s), "<svg ", 5) == 0);
+  /* explain's replay of differentiate always matches the tape. */
+  CHECK (strstr (tp_session_reading (s, TP_READING_EXPLAIN),
+                 ": appended by differentiate, ") == NULL);
+  /* The memory chart's totals are the plan's: both end with the same
+   * "live volume: ..." line. */
+  {
+    const char *plan = tp_session_reading (s, TP_READING_PLAN);
+    const char *memory = tp_session_reading (s, TP_READING_MEMORY);
+    const char *a = strstr (plan, "\nlive volume: ");
+    const char *b = strstr (memory, "\nlive volume: ");
+    CHECK (a != NULL && b != NULL && strcmp (a, b) == 0);
+  }
   CHECK (n_names >= 1 && names != NULL);
   check_map (s, src, len);
   for (size_t k = 0; k < n_names; k++)

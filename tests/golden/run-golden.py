@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 READINGS = ["spec", "derivative", "plan", "stablehlo", "values", "dot",
-            "summary"]
+            "summary", "check", "explain", "memory"]
 
 
 def main():

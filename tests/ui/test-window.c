@@ -2060,6 +2060,14 @@ test_window_picture_keyboard (void)
   g_test_trap_assert_passed ();
 }
 
+/* g_ptr_array_sort hands the compare function pointers to the elements. */
+static int
+compare_labels (gconstpointer a,
+                gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
 static char *
 recent_labels (TpWindow *window)
 {
@@ -2073,7 +2081,7 @@ recent_labels (TpWindow *window)
       g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
       g_ptr_array_add (labels, label);
     }
-  g_ptr_array_sort (labels, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_sort (labels, compare_labels);
   g_ptr_array_add (labels, NULL);
   return g_strjoinv ("|", (char **) labels->pdata);
 }
@@ -2125,7 +2133,12 @@ test_window_recent (void)
       g_assert_true (gtk_recent_manager_add_item (manager, ua));
       g_assert_true (gtk_recent_manager_add_item (manager, ub));
       wait.labels = expected;
-      g_assert_true (tp_test_wait_until (recent_shows, &wait, 20));
+      if (!tp_test_wait_until (recent_shows, &wait, 20))
+        {
+          g_autofree char *shown = recent_labels (window);
+          g_printerr ("recent shows: %s\n", shown);
+        }
+      g_assert_true (recent_shows (&wait));
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.clear-recent", NULL));
       wait.labels = "No recent programs";

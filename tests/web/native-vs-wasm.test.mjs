@@ -79,6 +79,23 @@ function checkMap(name, j) {
   assert.equal(typeof j.picture.reduced, 'boolean', `${name}: picture.reduced`);
 }
 
+// Our readings (check, explain, memory) are in the wasm JSON too, with
+// the shapes docs/language.md gives, and the memory agrees with the plan.
+function checkOurs(name, j) {
+  assert.deepEqual(Object.keys(j.check), ['gradients', 'nonfinite'], `${name}: check`);
+  for (const g of j.check.gradients)
+    assert.deepEqual(Object.keys(g), ['parameter', 'element', 'analytic', 'numeric', 'relative_error', 'verdict'], `${name}: a gradient check`);
+  assert.ok(j.check.gradients.every((g) => g.verdict === 'ok' || g.verdict === 'kink'), `${name}: the gradients agree`);
+  const recorded = Number(/^(\d+) nodes recorded/.exec(j.summary)[1]);
+  assert.equal(j.explain.length, recorded, `${name}: a sentence per node`);
+  j.explain.forEach((line, i) => assert.ok(line.startsWith(`${i} `), `${name}: explain line ${i}`));
+  assert.deepEqual(Object.keys(j.memory), ['steps', 'buffers', 'live', 'peak', 'retain_all'], `${name}: memory`);
+  const live = /live volume: peak (\d+) elements at node (\d+), retain-all (\d+)\n$/.exec(j.plan);
+  assert.deepEqual([j.memory.peak.elements, j.memory.peak.node, j.memory.retain_all], live.slice(1).map(Number), `${name}: the plan's totals`);
+  assert.equal(j.memory.buffers.length, j.memory.steps.length, `${name}: a buffer per step`);
+  assert.ok(j.memory_svg.startsWith('<svg '), `${name}: the memory SVG`);
+}
+
 let engine;
 before(async () => { if (!skip) engine = await loadEngine(build); });
 
@@ -92,6 +109,7 @@ test('samples, with each choice: native == wasm', { skip }, (t) => {
     assert.deepEqual(plain.diagnostics, [], `${f} reads`);
     assert.ok(plain.spec && plain.plan && plain.values && plain.dot && plain.summary, `${f}: readings are filled`);
     checkMap(f, plain);
+    checkOurs(f, plain);
     readings++;
     const names = [...new Set(plain.names.map((x) => x.name))];
     for (const name of names) {
@@ -186,6 +204,10 @@ test('a refused program: the map is empty in both', { skip }, () => {
   assert.deepEqual(j.gradient_nodes, {});
   assert.deepEqual(j.sources, []);
   assert.deepEqual(j.picture, { reduced: false });
+  assert.deepEqual(j.check, { gradients: [], nonfinite: null });
+  assert.deepEqual(j.explain, []);
+  assert.deepEqual(j.memory, { steps: [], buffers: [], live: [], peak: { elements: 0, node: null }, retain_all: 0 });
+  assert.equal(j.memory_svg, '');
 });
 
 // Hardening: the wasm build refuses hostile programs exactly as the native

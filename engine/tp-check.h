@@ -1,0 +1,122 @@
+/* tp-check.h: the check reading (docs/language.md, check).
+ *
+ * Two checks of what the engine computed:
+ * - the gradient check: each parameter's gradient (the f32 interpreter's
+ *   value of the node differentiate appended) against central finite
+ *   differences of the forward program, evaluated by a second, separate
+ *   interpreter in double precision (tp-check.c);
+ * - the non-finite origin: the first node in tape order whose value holds
+ *   a NaN or an infinity, the element, the operands there, and how many
+ *   later nodes inherit it. */
+#ifndef TP_CHECK_H
+#define TP_CHECK_H
+
+#if !defined (TP_ENGINE_COMPILATION) && !defined (TP_ENGINE_INTERNAL)
+#error "tp-check.h is internal to the engine: outside it, include tp-engine.h"
+#endif
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tp-alloc.h"
+#include "tp-buf.h"
+#include "tp-tape.h"
+
+/* The work budget of one gradient check, in the double interpreter's
+ * estimated multiply-adds (one per element for element-wise ops, m*k*n
+ * for a matmul): one base run plus two runs of the parameter's dependent
+ * nodes per checked element.  About 0.1 s on one core.  The fuzz build
+ * lowers it. */
+#ifndef TP_CHECK_WORK
+#define TP_CHECK_WORK (UINT64_C (1) << 26)
+#endif
+/* The most elements the double interpreter holds (base and perturbed
+ * values of the target's ancestors together); a bigger program is not
+ * checked, and the reading says so. */
+#ifndef TP_CHECK_ELEMENTS
+#define TP_CHECK_ELEMENTS (UINT64_C (1) << 22)
+#endif
+/* Parameters with more elements are checked on this many, chosen as
+ * element floor (k * volume / TP_CHECK_SAMPLE) for k = 0, 1, ... */
+#define TP_CHECK_SAMPLE 1000u
+/* The text lists this many parameters; the JSON lists every one. */
+#define TP_CHECK_TEXT_LINES 4096u
+/* The verdict tolerance on the relative error |a - n| / max(|a|, |n|, 1). */
+#define TP_CHECK_TOLERANCE 1e-3
+
+typedef enum
+{
+  TP_VERDICT_OK,
+  TP_VERDICT_DIFFERS,
+  TP_VERDICT_KINK,        /* every checked element sits at a kink */
+  TP_VERDICT_NONFINITE,   /* the gradient or the loss is not finite */
+  TP_VERDICT_UNCHECKED,   /* no element fitted the budget */
+} TpVerdict;
+
+typedef struct
+{
+  TpNode parameter;
+  TpNode gradient;
+  TpVerdict verdict;
+  uint64_t element;       /* flat index of the worst element */
+  float analytic;
+  double numeric;
+  double relative_error;
+  uint64_t volume;        /* the parameter's elements */
+  uint64_t sampled;       /* elements chosen (all, or TP_CHECK_SAMPLE) */
+  uint64_t checked;       /* elements checked within the budget */
+  uint64_t kinks;         /* checked elements at a kink */
+} TpCheckGradient;
+
+typedef struct
+{
+  bool found;
+  TpNode node;
+  uint64_t element;       /* flat index */
+  uint32_t n_operands;    /* 0 when the op has no per-element operands */
+  float operands[2];
+  float value;
+  uint32_t inherited_by;  /* later nodes, depending on it, non-finite too */
+} TpNonfinite;
+
+typedef enum
+{
+  TP_CHECK_DONE,
+  TP_CHECK_NO_DERIVATIVE,
+  TP_CHECK_TOO_BIG,       /* over TP_CHECK_ELEMENTS */
+} TpCheckState;
+
+typedef struct
+{
+  TpCheckState state;
+  TpCheckGradient *grads;
+  uint32_t n_grads;
+  bool cut;               /* the budget checked fewer elements */
+  uint64_t work;          /* estimated work spent */
+  uint64_t elements;      /* the double interpreter's elements */
+  TpNonfinite nonfinite;
+} TpCheck;
+
+/* Finds the first non-finite value.  values[i] holds node i.  False when
+ * memory runs out. */
+bool tp_check_nonfinite (const TpTape *tape, float *const *values,
+                         TpArena *arena, TpNonfinite *out);
+
+/* The gradient check of loss (rank 0) for wrt[k] against grads[k]; grads
+ * NULL means there is no derivative.  False when memory runs out. */
+bool tp_check_gradients (const TpTape *tape, uint32_t spec_nodes,
+                         TpNode loss, const TpNode *wrt, const TpNode *grads,
+                         uint32_t n_wrt, float *const *values,
+                         TpArena *arena, TpCheck *out);
+
+/* The check reading; names[k] is parameter k's display name, loss_name
+ * the target's. */
+void tp_check_describe (const TpCheck *check, const TpTape *tape,
+                        const char *loss_name, const char *const *names,
+                        float *const *values, TpBuf *out);
+/* The JSON object {"gradients": [...], "nonfinite": ...}; check NULL
+ * writes the empty one. */
+void tp_check_json (const TpCheck *check, const TpTape *tape,
+                    const char *const *names, TpBuf *out);
+
+#endif /* TP_CHECK_H */
