@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include <gtksourceview/gtksource.h>
@@ -347,8 +348,11 @@ tp_application_activate (GApplication *app)
         }
       if (n_restored > 0)
         {
-          g_autofree char *said = n_restored == 1 ? g_strdup ("Recovered 1 unsaved program")
-                                                  : g_strdup_printf ("Recovered %u unsaved programs", n_restored);
+          /* Translators: a toast when the playground starts again after
+           * a crash; %u is the number of programs whose edits came back. */
+          g_autofree char *said = g_strdup_printf (ngettext ("Recovered %u unsaved program",
+                                                             "Recovered %u unsaved programs", n_restored),
+                                                   n_restored);
 
           tp_window_show_toast (window, said);
         }
@@ -404,7 +408,12 @@ tp_application_handle_local_options (GApplication *app,
           self->style_override = (int) i;
       if (self->style_override < 0)
         {
-          g_printerr ("topos-playground: --style is system, light or dark, not “%s”\n", style);
+          /* Translators: an error on the command line; “system”, “light”
+           * and “dark” are the option's values and stay as they are; %s is
+           * what was given instead. */
+          g_autofree char *said = g_strdup_printf (_("--style is system, light or dark, not “%s”"), style);
+
+          g_printerr ("topos-playground: %s\n", said);
           return 2;
         }
     }
@@ -476,7 +485,12 @@ tp_application_quit_action (GSimpleAction *action,
         g_autofree char *title = tp_window_dup_title (l->data);
 
         g_ptr_array_add (modified, g_object_ref (l->data));
-        g_string_append_printf (titles, "%s“%s”", titles->len > 0 ? ", " : "", title);
+        if (titles->len > 0)
+          /* Translators: between two programs' titles in the list of
+           * programs with unsaved changes */
+          g_string_append (titles, C_("list of programs", ", "));
+        /* Translators: one program's title, quoted, in that list */
+        g_string_append_printf (titles, _("“%s”"), title);
       }
   /* the windows with nothing to ask about close at once; one with
    * unsaved changes asks for itself */
@@ -490,14 +504,22 @@ tp_application_quit_action (GSimpleAction *action,
     }
   dialog = gtk_message_dialog_new (g_ptr_array_index (modified, 0), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   "Save changes to %u programs before quitting?", modified->len);
+                                   /* Translators: the question when quitting with
+                                    * unsaved changes in %u windows (two or more) */
+                                   ngettext ("Save changes to %u program before quitting?",
+                                             "Save changes to %u programs before quitting?", modified->len),
+                                   modified->len);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            "%s have unsaved changes. If you don’t save, they will be lost.",
+                                            /* Translators: %s is the list of the
+                                             * programs' quoted titles, “a.tape”, “b.tape” */
+                                            ngettext ("%s has unsaved changes. If you don’t save, they will be lost.",
+                                                      "%s have unsaved changes. If you don’t save, they will be lost.",
+                                                      modified->len),
                                             titles->str);
   gtk_dialog_add_buttons (GTK_DIALOG (dialog),
-                          "_Cancel", GTK_RESPONSE_CANCEL,
-                          "_Discard All", GTK_RESPONSE_REJECT,
-                          "_Save All", GTK_RESPONSE_ACCEPT,
+                          _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Discard All"), GTK_RESPONSE_REJECT,
+                          _("_Save All"), GTK_RESPONSE_ACCEPT,
                           NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT),
@@ -531,13 +553,16 @@ tp_application_about_action (GSimpleAction *action,
   static const char *authors[] = { "The topos playground authors", NULL };
 
   gtk_show_about_dialog (gtk_application_get_active_window (app),
-                         "program-name", "Topos Playground",
+                         /* Translators: the application's name */
+                         "program-name", _("Topos Playground"),
                          "logo-icon-name", TP_APP_ID,
                          "version", PACKAGE_VERSION,
-                         "comments", "Write a small tensor program and read it six ways: "
-                                     "spec, derivative, plan, StableHLO, values and picture.",
+                         "comments", _("Write a small tensor program and read it six ways: "
+                                       "spec, derivative, plan, StableHLO, values and picture."),
                          "license-type", GTK_LICENSE_MIT_X11,
                          "authors", authors,
+                         /* Translators: your names and e-mail addresses, one a line */
+                         "translator-credits", _("translator-credits"),
                          NULL);
 }
 
@@ -624,18 +649,25 @@ tp_application_init (TpApplication *self)
   self->style_override = -1;
   static const GOptionEntry options[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-      "Write a PNG of the window once every reading shows, then quit", "OUT.png" },
+      N_("Write a PNG of the window once every reading shows, then quit"),
+      /* Translators: the placeholder for --screenshot's file name in --help */
+      N_("OUT.png") },
+    /* the values "system|light|dark" are the option's own: not translated */
     { "style", 0, 0, G_OPTION_ARG_STRING, NULL,
-      "Light or dark for this run, whatever the setting says", "system|light|dark" },
-    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and quit", NULL },
+      N_("Light or dark for this run, whatever the setting says"), "system|light|dark" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
     { NULL },
   };
 
+  /* GApplication translates the entries' descriptions (N_() above) in the
+   * default domain; the parameter string and the summary are given
+   * translated. */
   g_application_add_main_option_entries (G_APPLICATION (self), options);
-  g_application_set_option_context_parameter_string (G_APPLICATION (self), "[FILE…]");
+  /* Translators: what follows the options in --help's usage line */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
-                                            "Read a tensor program six ways: spec, derivative, plan, "
-                                            "StableHLO, values and picture.");
+                                            _("Read a tensor program six ways: spec, derivative, plan, "
+                                              "StableHLO, values and picture."));
 }
 
 /* TRUE when a --screenshot run could not write its picture. */

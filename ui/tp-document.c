@@ -1217,7 +1217,8 @@ tp_document_load_cb (GObject      *object,
     {
       g_autofree char *name = g_file_get_parse_name (file);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                               "%s is not a text file", name);
+                               /* Translators: %s is the file's name */
+                               _("%s is not a text file"), name);
       return;
     }
 

@@ -27,6 +27,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
 #include "tp-document.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-raster.h"
@@ -488,8 +490,8 @@ tp_picture_view_readings_cb (TpPictureView *self)
       self->pending = FALSE;
       tp_picture_view_set_layout (self, NULL);
       tp_picture_view_show_message (self, readings == NULL
-                                            ? "The picture appears here."
-                                            : "The picture appears once the engine writes the graph.");
+                                            ? _("The picture appears here.")
+                                            : _("The picture appears once the engine writes the graph."));
       tp_picture_view_update_busy (self);
       return;
     }
@@ -1135,7 +1137,7 @@ tp_picture_view_init (TpPictureView *self)
   g_signal_connect_object (self->canvas, "notify::scale-factor",
                            G_CALLBACK (tp_picture_view_moved), self, G_CONNECT_SWAPPED);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Picture of the recorded graph",
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Picture of the recorded graph"),
                                   -1);
 
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
@@ -1158,5 +1160,5 @@ tp_picture_view_init (TpPictureView *self)
   g_signal_connect_object (click, "released", G_CALLBACK (tp_picture_view_click_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->canvas), GTK_EVENT_CONTROLLER (click));
 
-  tp_picture_view_show_message (self, "The picture appears here.");
+  tp_picture_view_show_message (self, _("The picture appears here."));
 }

@@ -8,7 +8,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char *id;          /* file name without .tape */
-  const char *title;       /* as the samples menu shows it */
+  const char *title;       /* N_(): gettext() it where it is shown */
   const char *target;      /* the reader's choices it opens with, or NULL */
   const char *observe;
   gboolean teaching;       /* ours, not the original page's */

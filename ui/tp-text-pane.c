@@ -69,12 +69,12 @@ static const struct
   const char *title;
   const char *empty;
 } panes[TP_N_PANES] = {
-  { "spec", "Spec", "The recorded tape appears here." },
-  { "derivative", "Derivative", "The gradient appears here." },
-  { "plan", "Plan", "The plan appears here." },
-  { "stablehlo", "StableHLO", "No StableHLO was written for this program." },
-  { "values", "Values", "The values appear here." },
-  { "picture", "Picture", "The picture appears here." },
+  { "spec", N_("Spec"), N_("The recorded tape appears here.") },
+  { "derivative", N_("Derivative"), N_("The gradient appears here.") },
+  { "plan", N_("Plan"), N_("The plan appears here.") },
+  { "stablehlo", N_("StableHLO"), N_("No StableHLO was written for this program.") },
+  { "values", N_("Values"), N_("The values appear here.") },
+  { "picture", N_("Picture"), N_("The picture appears here.") },
 };
 
 const char *
@@ -1150,8 +1150,8 @@ tp_text_pane_set_pane (TpTextPane *self,
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, tp_pane_get_title (pane),
                                   -1);
   {
-    g_autofree char *copy = g_strdup_printf ("Copy the %s reading", tp_pane_get_title (pane));
-    g_autofree char *alone = g_strdup_printf ("Show the %s reading alone", tp_pane_get_title (pane));
+    g_autofree char *copy = g_strdup_printf (/* Translators: %s is a pane's title */ _("Copy the %s reading"), gettext (tp_pane_get_title (pane)));
+    g_autofree char *alone = g_strdup_printf (/* Translators: %s is a pane's title */ _("Show the %s reading alone"), gettext (tp_pane_get_title (pane)));
 
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button), GTK_ACCESSIBLE_PROPERTY_LABEL, copy, -1);
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->focus_button), GTK_ACCESSIBLE_PROPERTY_LABEL, alone, -1);

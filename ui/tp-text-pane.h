@@ -2,6 +2,9 @@
  * StableHLO or values), monospace, selectable, with its title. */
 #pragma once
 
+/* gettext's marks for tp-text-pane.c too, whose includes are left alone
+ * while its parsing code changes */
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
 #include "tp-types.h"
@@ -26,7 +29,8 @@ gboolean       tp_text_pane_get_dark     (TpTextPane  *self);
 gboolean       tp_text_pane_get_busy     (TpTextPane  *self);
 void           tp_text_pane_flush        (TpTextPane  *self);
 
-/* The pane's title as the window shows it ("spec", "StableHLO", ...). */
+/* The pane's title ("Spec", "StableHLO", ...), marked N_() and not
+ * translated: gettext() it where it is shown. */
 const char    *tp_pane_get_title         (TpPane       pane);
 const char    *tp_pane_get_id            (TpPane       pane);
 gboolean       tp_pane_from_id           (const char  *id,

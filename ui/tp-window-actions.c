@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "tp-picture-layout.h"
 #include "tp-samples.h"
 #include "tp-window-private.h"
@@ -94,11 +96,12 @@ tp_window_open_action (GtkWidget  *widget,
 {
   TpWindow *self = TP_WINDOW (widget);
   GtkFileChooserNative *native;
-  g_autoptr(GtkFileFilter) tapes = filter_new ("Tape programs", "*.tape");
-  g_autoptr(GtkFileFilter) all = filter_new ("All files", "*");
+  /* Translators: the file chooser's filter for .tape files */
+  g_autoptr(GtkFileFilter) tapes = filter_new (_("Tape programs"), "*.tape");
+  g_autoptr(GtkFileFilter) all = filter_new (_("All files"), "*");
 
-  native = gtk_file_chooser_native_new ("Open a Program", GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+  native = gtk_file_chooser_native_new (_("Open a Program"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
@@ -147,7 +150,7 @@ tp_window_save_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!tp_document_save_finish (TP_DOCUMENT (object), result, &error))
-    tp_window_show_error (self, "Could not save the program", error);
+    tp_window_show_error (self, _("Could not save the program"), error);
   else
     {
       g_autofree char *uri = g_file_get_uri (tp_document_get_file (self->document));
@@ -209,11 +212,11 @@ tp_window_run_save_as (TpWindow *self,
                        gboolean  close_after)
 {
   GtkFileChooserNative *native;
-  g_autoptr(GtkFileFilter) tapes = filter_new ("Tape programs", "*.tape");
+  g_autoptr(GtkFileFilter) tapes = filter_new (_("Tape programs"), "*.tape");
   GFile *file = tp_document_get_file (self->document);
 
-  native = gtk_file_chooser_native_new ("Save the Program", GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  native = gtk_file_chooser_native_new (_("Save the Program"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
   if (file != NULL)
@@ -278,18 +281,15 @@ static void
 tp_window_exported (ExportRequest *req,
                     gboolean       ok,
                     GError        *error,
-                    const char    *what)
+                    const char    *failed)
 {
   if (!ok)
-    {
-      g_autofree char *primary = g_strdup_printf ("Could not export the %s", what);
-
-      tp_window_show_error (req->window, primary, error);
-    }
+    tp_window_show_error (req->window, failed, error);
   else
     {
       g_autofree char *name = g_file_get_basename (req->file);
-      g_autofree char *said = g_strdup_printf ("Exported %s", name);
+      /* Translators: a toast; %s is the exported file's name */
+      g_autofree char *said = g_strdup_printf (_("Exported %s"), name);
 
       tp_window_show_toast (req->window, said);
     }
@@ -304,7 +304,7 @@ tp_window_export_picture_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean ok = tp_picture_export_finish (result, &error);
 
-  tp_window_exported (user_data, ok, error, "picture");
+  tp_window_exported (user_data, ok, error, _("Could not export the picture"));
 }
 
 static void
@@ -315,7 +315,7 @@ tp_window_export_mlir_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean ok = g_file_replace_contents_finish (G_FILE (object), result, NULL, &error);
 
-  tp_window_exported (user_data, ok, error, "StableHLO");
+  tp_window_exported (user_data, ok, error, _("Could not export the StableHLO"));
 }
 
 /* Writes the current reading to @file as @format: "svg", "png" (or
@@ -334,7 +334,7 @@ tp_window_export (TpWindow   *self,
 
   if (readings == NULL)
     {
-      tp_window_show_toast (self, "Nothing to export yet: the program has no reading");
+      tp_window_show_toast (self, _("Nothing to export yet: the program has no reading"));
       return;
     }
   req = g_new0 (ExportRequest, 1);
@@ -392,9 +392,11 @@ tp_window_export_action (GtkWidget  *widget,
   GtkFileChooserNative *native;
   char *dot;
 
-  title = g_strdup (g_str_equal (format, "mlir") ? "Export the StableHLO" : "Export the Picture");
-  filter = filter_new (g_str_equal (format, "mlir") ? "MLIR" : g_str_equal (format, "svg") ? "SVG images"
-                                                                                             : "PNG images",
+  title = g_strdup (g_str_equal (format, "mlir") ? _("Export the StableHLO") : _("Export the Picture"));
+  filter = filter_new (g_str_equal (format, "mlir")
+                         /* Translators: the file chooser's filter for .mlir files */
+                         ? _("MLIR")
+                         : g_str_equal (format, "svg") ? _("SVG images") : _("PNG images"),
                        pattern);
   base = tp_document_dup_title (self->document);
   dot = strrchr (base, '.');
@@ -403,7 +405,7 @@ tp_window_export_action (GtkWidget  *widget,
   name = g_strconcat (base, ".", format, NULL);
 
   native = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        "_Export", "_Cancel");
+                                        _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
   tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
@@ -412,9 +414,11 @@ tp_window_export_action (GtkWidget  *widget,
     {
       /* a transparent picture loses its grey text on a dark slide */
       static const char *const ids[] = { "transparent", "light", "dark", NULL };
-      static const char *const labels[] = { "Transparent", "Light", "Dark", NULL };
+      /* Translators: the PNG export's choice of a background */
+      const char *labels[] = { C_("background", "Transparent"), C_("background", "Light"),
+                               C_("background", "Dark"), NULL };
 
-      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "background", "Background",
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "background", _("Background"),
                                    (const char **) ids, (const char **) labels);
       gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (native), "background", "transparent");
     }
@@ -439,14 +443,16 @@ tp_window_copy_reading_action (GtkWidget  *widget,
     return;
   if (readings == NULL)
     {
-      tp_window_show_toast (self, "Nothing to copy yet: the program has no reading");
+      tp_window_show_toast (self, _("Nothing to copy yet: the program has no reading"));
       return;
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
                           tp_readings_get_text (readings,
                                                 pane == TP_PANE_PICTURE ? TP_READING_DOT : (TpReading) pane));
-  said = pane == TP_PANE_PICTURE ? g_strdup ("Copied the picture, as DOT")
-                                 : g_strdup_printf ("Copied the %s reading", tp_pane_get_title (pane));
+  said = pane == TP_PANE_PICTURE ? g_strdup (_("Copied the picture, as DOT"))
+                                 /* Translators: a toast; %s is the pane's title
+                                  * (Spec, Derivative, Plan, StableHLO, Values) */
+                                 : g_strdup_printf (_("Copied the %s reading"), gettext (tp_pane_get_title (pane)));
   tp_window_show_toast (self, said);
 }
 

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "tp-application.h"
 #include "tp-samples.h"
 #include "tp-style.h"
@@ -24,8 +26,11 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-#define TARGET_DEFAULT  "the last scalar"
-#define OBSERVE_DEFAULT "nothing extra"
+/* Translators: the Target drop-down's first choice: the engine's default target */
+#define TARGET_DEFAULT  N_("the last scalar")
+/* Translators: the Observe drop-down's first choice: observe no name */
+#define OBSERVE_DEFAULT N_("nothing extra")
+/* (both translated where shown, in tp_window_update_choices) */
 
 /* {==== title and summary ====} */
 
@@ -65,9 +70,23 @@ tp_window_update_title (TpWindow *self)
     }
   else
     gtk_label_set_label (self->subtitle_label,
-                         modified ? "not saved yet" : self->sample_title != NULL ? "a sample" : "Topos Playground");
+                         /* Translators: the subtitle of a program that has no file */
+                         modified ? _("not saved yet")
+                         /* Translators: the subtitle of a sample opened from the menu */
+                         : self->sample_title != NULL ? _("a sample")
+                         /* Translators: the application's name */
+                         : _("Topos Playground"));
   g_free (full);
-  full = g_strdup_printf ("%s%s – Topos Playground", modified ? "• " : "", title);
+  /* Translators: the window's title: %s is the program's title (after a
+   * "• " when it has unsaved changes), then the application's name */
+  full = g_strdup_printf (_("%s – Topos Playground"), title);
+  if (modified)
+    {
+      char *marked = g_strconcat ("• ", full, NULL);
+
+      g_free (full);
+      full = marked;
+    }
   gtk_window_set_title (GTK_WINDOW (self), full);
 }
 
@@ -84,7 +103,10 @@ tp_window_update_summary (TpWindow *self)
   g_strchomp (summary);
   if (tp_document_get_stale (self->document) && summary[0] != '\0')
     {
-      char *stale = g_strconcat ("(last good reading) ", summary, NULL);
+      /* Translators: before the summary line of the last reading that
+       * worked, while the program is refused; the summary itself is the
+       * engine's and stays as it is */
+      char *stale = g_strdup_printf (_("(last good reading) %s"), summary);
       g_free (summary);
       summary = stale;
     }
@@ -118,10 +140,17 @@ tp_window_apply_style (TpWindow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self), "dark");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "dark");
-  legend = g_strdup_printf ("<span foreground=\"%s\">■</span> appended by differentiate   "
-                            "<span foreground=\"%s\">■</span> kept   "
-                            "<span foreground=\"%s\">■</span> selected node",
-                            palette->derived, dark ? "#62a0ea" : "#3584e4", "#e5a50a");
+  legend = g_markup_printf_escaped ("<span foreground=\"%s\">■</span> %s   "
+                                    "<span foreground=\"%s\">■</span> %s   "
+                                    "<span foreground=\"%s\">■</span> %s",
+                                    /* Translators: the legend of the readings' colours:
+                                     * the nodes the differentiate step adds */
+                                    palette->derived, _("appended by differentiate"),
+                                    /* Translators: the legend: the plan's nodes marked
+                                     * “kept” (the word the plan reading uses) */
+                                    dark ? "#62a0ea" : "#3584e4", C_("legend", "kept"),
+                                    /* Translators: the legend: the node selected in any pane */
+                                    "#e5a50a", _("selected node"));
   gtk_label_set_markup (self->legend_label, legend);
 }
 
@@ -188,8 +217,8 @@ tp_window_update_choices (TpWindow *self)
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) scalar = g_hash_table_new (g_str_hash, g_str_equal);
 
-  g_ptr_array_add (targets, (gpointer) TARGET_DEFAULT);
-  g_ptr_array_add (observes, (gpointer) OBSERVE_DEFAULT);
+  g_ptr_array_add (targets, (gpointer) _(TARGET_DEFAULT));
+  g_ptr_array_add (observes, (gpointer) _(OBSERVE_DEFAULT));
   for (guint i = 0; readings != NULL && i < readings->n_names; i++)
     {
       const TpNameInfo *name = &readings->names[i];
@@ -413,13 +442,15 @@ tp_window_build_samples_menu (TpWindow *self)
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(GMenuItem) item = g_menu_item_new (samples[i].title, NULL);
+      g_autoptr(GMenuItem) item = g_menu_item_new (gettext (samples[i].title), NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-sample", "s", samples[i].id);
       g_menu_append_item (samples[i].teaching ? teaching : reference, item);
     }
-  g_menu_append_section (self->samples_section, "From the original playground", G_MENU_MODEL (reference));
-  g_menu_append_section (self->samples_section, "Teaching samples", G_MENU_MODEL (teaching));
+  /* Translators: the samples menu's sections: the samples of the
+   * original topos playground's page, then the playground's own */
+  g_menu_append_section (self->samples_section, _("From the original playground"), G_MENU_MODEL (reference));
+  g_menu_append_section (self->samples_section, _("Teaching samples"), G_MENU_MODEL (teaching));
 }
 
 static int
@@ -472,7 +503,8 @@ _tp_window_update_recent (TpWindow *self)
           g_free (where);
           where = tilde;
         }
-      label = g_strdup_printf ("%s — %s", gtk_recent_info_get_display_name (info), where);
+      /* Translators: a recent program in the menu: its file's name, then its folder */
+      label = g_strdup_printf (_("%s — %s"), gtk_recent_info_get_display_name (info), where);
       item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
@@ -480,7 +512,7 @@ _tp_window_update_recent (TpWindow *self)
     }
   if (tapes->len == 0)
     {
-      g_autoptr(GMenuItem) item = g_menu_item_new ("No recent programs", "win.no-recent");
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent programs"), "win.no-recent");
       g_menu_append_item (self->recent_section, item);
     }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-recent", tapes->len > 0);
@@ -531,7 +563,7 @@ tp_window_open_sample (TpWindow   *self,
       return;
     }
   g_free (self->sample_title);
-  self->sample_title = g_strdup (sample->title);
+  self->sample_title = g_strdup (gettext (sample->title));
   buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
   fresh = gtk_text_buffer_get_char_count (buffer) == 0;
   if (fresh)
@@ -564,7 +596,7 @@ tp_window_load_cb (GObject      *object,
       gboolean empty = gtk_text_buffer_get_char_count (buffer) == 0 && tp_document_get_file (self->document) == NULL;
       GtkWidget *dialog = gtk_message_dialog_new (empty ? NULL : GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                                  "Could not open the program");
+                                                  _("Could not open the program"));
 
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
       g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
@@ -573,7 +605,7 @@ tp_window_load_cb (GObject      *object,
        * until it is read). */
       if (empty)
         {
-          gtk_window_set_title (GTK_WINDOW (dialog), "Topos Playground");
+          gtk_window_set_title (GTK_WINDOW (dialog), _("Topos Playground"));
           if (app != NULL)
             gtk_window_set_application (GTK_WINDOW (dialog), app);
           self->closing = TRUE;
@@ -744,13 +776,14 @@ tp_window_close_request (GtkWindow *window)
   title = tp_document_dup_title (self->document);
   dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   "Save changes to “%s” before closing?", title);
+                                   /* Translators: %s is the program's title */
+                                   _("Save changes to “%s” before closing?"), title);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            "If you don’t save, your changes will be lost.");
+                                            _("If you don’t save, your changes will be lost."));
   gtk_dialog_add_buttons (GTK_DIALOG (dialog),
-                          "_Cancel", GTK_RESPONSE_CANCEL,
-                          "_Discard", GTK_RESPONSE_REJECT,
-                          "_Save", GTK_RESPONSE_ACCEPT,
+                          _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Discard"), GTK_RESPONSE_REJECT,
+                          _("_Save"), GTK_RESPONSE_ACCEPT,
                           NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT),
@@ -819,7 +852,7 @@ tp_window_save_png (TpWindow    *self,
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL || renderer == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window has nothing to draw yet");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("the window has nothing to draw yet"));
       return FALSE;
     }
   texture = gsk_renderer_render_texture (renderer, node,
@@ -827,7 +860,8 @@ tp_window_save_png (TpWindow    *self,
                                                               (float) width, (float) height));
   if (!gdk_texture_save_to_png (texture, path))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", path);
+      /* Translators: --screenshot's error; %s is the PNG's path */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write %s"), path);
       return FALSE;
     }
   return TRUE;
@@ -1250,7 +1284,7 @@ tp_window_init (TpWindow *self)
 
   for (guint p = 0; p < TP_N_PANES; p++)
     {
-      GtkWidget *button = gtk_toggle_button_new_with_label (tp_pane_get_title ((TpPane) p));
+      GtkWidget *button = gtk_toggle_button_new_with_label (gettext (tp_pane_get_title ((TpPane) p)));
 
       if (p == TP_PANE_PICTURE)
         {
@@ -1268,7 +1302,7 @@ tp_window_init (TpWindow *self)
       tp_window_attach_tiled (self, (TpPane) p);
 
       g_object_set_data (G_OBJECT (button), "pane", GINT_TO_POINTER (p));
-      gtk_widget_set_tooltip_text (button, "Show this reading (Alt+1 … Alt+6)");
+      gtk_widget_set_tooltip_text (button, _("Show this reading (Alt+1 … Alt+6)"));
       g_signal_connect (button, "toggled", G_CALLBACK (tp_window_switcher_clicked_cb), self);
       gtk_box_append (self->pane_switcher, button);
       self->switcher_buttons[p] = button;
@@ -1301,11 +1335,13 @@ tp_window_init (TpWindow *self)
 
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
   g_signal_connect (self, "notify::fullscreened", G_CALLBACK (tp_window_fullscreened_cb), NULL);
-  tp_window_watch_menu (self, self->recent_button, "Recent programs");
-  tp_window_watch_menu (self, self->samples_button, "Samples");
-  tp_window_watch_menu (self, self->primary_button, "Main menu");
-  tp_window_name_inner_button (GTK_WIDGET (self->target_dropdown), "Target");
-  tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), "Observe");
+  /* Translators: accessible names, as the menu buttons' and drop-downs'
+   * own (the same words in tp-window.ui) */
+  tp_window_watch_menu (self, self->recent_button, _("Recent programs"));
+  tp_window_watch_menu (self, self->samples_button, _("Samples"));
+  tp_window_watch_menu (self, self->primary_button, _("Main menu"));
+  tp_window_name_inner_button (GTK_WIDGET (self->target_dropdown), _("Target"));
+  tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), _("Observe"));
   _tp_window_add_shortcuts (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
