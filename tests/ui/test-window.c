@@ -1256,6 +1256,76 @@ test_window_tags_follow_map (void)
   g_test_trap_assert_passed ();
 }
 
+/* The text the editor's source-span mark covers, or NULL. */
+static char *
+editor_span_text (TpWindow *window)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_editor_get_view (tp_window_get_editor (window)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "tp-selected-span");
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (tag == NULL
+      || (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag)))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_tag_toggle (&end, tag);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* Selecting a node the program never named (`x @ w`) marks the
+ * characters of its expression in the editor, from the engine's source
+ * spans; a named node marks its expression and its statement's line. */
+static void
+test_window_source_span (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpTextPane *spec = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC));
+      GtkTextView *view = tp_text_pane_get_view (spec);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      g_autofree char *text = NULL;
+      g_autofree char *span = NULL;
+      const char *matmul;
+      GtkTextIter iter;
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, "x = input [2, 3]\nw = parameter [3, 4]\ny = relu(x @ w)\nloss = sum(y * y)\n");
+      tp_window_recompute_now (window);
+      text = tp_text_pane_dup_text (spec);
+      matmul = strstr (text, "MatMul");
+      g_assert_nonnull (matmul);
+
+      /* the reader clicks the MatMul line of the spec */
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      gtk_text_buffer_get_iter_at_offset (buffer, &iter, (int) g_utf8_pointer_to_offset (text, matmul));
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), >=, 0);
+      span = editor_span_text (window);
+      g_assert_cmpstr (span, ==, "x @ w");
+      g_assert_null (selected_editor_line (window));   /* no statement binds it */
+
+      /* a named node: its expression and its line */
+      tp_document_set_selected_node (document, tp_document_node_for_line (document, 4));
+      g_clear_pointer (&span, g_free);
+      span = editor_span_text (window);
+      g_assert_cmpstr (span, ==, "sum(y * y)");
+      g_assert_cmpstr (selected_editor_line (window), ==, "loss = sum(y * y)");
+
+      /* nothing selected, nothing marked */
+      tp_document_set_selected_node (document, -1);
+      g_clear_pointer (&span, g_free);
+      g_assert_null (editor_span_text (window));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 static gboolean
 pane_is_dark (gpointer data)
 {
@@ -2373,6 +2443,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
   g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
   g_test_add_func ("/ui/window/tags-follow-map", test_window_tags_follow_map);
+  g_test_add_func ("/ui/window/source-span", test_window_source_span);
   g_test_add_func ("/ui/window/shortcuts-from-editor", test_window_shortcuts_from_editor);
   g_test_add_func ("/ui/window/menu-gives-keyboard-back", test_window_menu_gives_keyboard_back);
   g_test_add_func ("/ui/window/accessible-names", test_window_accessible_names);
