@@ -342,6 +342,26 @@ test('the markup is the engine\'s map: line nodes, roles, token spans and refere
   }
 });
 
+test('selecting an unnamed node marks its expression in the editor', { skip }, async () => {
+  const page = await b.page();
+  const program = 'x = input [2, 3]\nw = parameter [3, 4]\ny = relu(x @ w)\nloss = sum(y * y)\n';
+  await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+  await ready(page);
+  const want = expected(program);
+  const matmul = want.spec.split('\n').findIndex((l) => l.includes('MatMul'));
+  const node = want.map.spec.lines[matmul].node;
+  assert.deepEqual(want.sources[node], [3, 10, 14]);
+  await page.click(`[data-reading="spec"] [data-node="${node}"]`, { position: { x: 4, y: 4 } });
+  assert.equal(await page.locator('#editor .tp-source-span').textContent(), 'x @ w');
+  await page.screenshot({ path: join(shots, 'source-span.png') });
+  // a named node: its whole expression
+  const loss = want.names.find((n) => n.name === 'loss').node;
+  await page.click(`[data-reading="values"] [data-node="${loss}"]`, { position: { x: 4, y: 4 } });
+  assert.equal(await page.locator('#editor .tp-source-span').textContent(), 'sum(y * y)');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#editor .tp-source-span').count(), 0);
+});
+
 test('the picture downloads as SVG', { skip }, async () => {
   const page = await b.page();
   await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(README));

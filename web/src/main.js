@@ -20,6 +20,7 @@ import { bracketMatching, indentOnInput } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 
 import { tapeSupport } from './tape-language.js';
+import { showSourceSpan, sourceSpan } from './source-span.js';
 import { TABS, VIEWS, formatHash, loadProgram, parseHash, saveProgram } from './state.js';
 
 const SAMPLES = __TP_SAMPLES__;
@@ -37,6 +38,7 @@ const paneEl = (name) => document.querySelector(`[data-pane="${name}"]`);
 const state = { program: '', target: '', observe: '', exact: false, tab: 'spec' };
 let selected = null;               // the node highlighted across readings
 let lastNames = [];                // names of the last program that read
+let lastSources = [];              // per node its source span, from the engine
 let lastSvg = '';                  // the current picture's SVG text
 let lastText = null;               // the engine's text readings, last shown
 
@@ -78,6 +80,7 @@ const view = new EditorView({
       EditorView.lineWrapping,
       keymap.of([...defaultKeymap, ...historyKeymap]),
       tapeSupport(),
+      sourceSpan(),
       EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged && !applyingDoc) {
@@ -256,6 +259,7 @@ function showResult(msg) {
   if (!refused) {
     lastText = msg.text;
     lastNames = msg.names;
+    lastSources = msg.sources;
     fillChoices();
   }
   showPicture(msg.text.dot, refused);
@@ -475,6 +479,7 @@ $('#download-mlir').onclick = () => {
 
 function applySelection() {
   for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
+  showSourceSpan(view, selected === null ? null : lastSources[selected]);
   if (selected === null) return;
   for (const el of document.querySelectorAll(`.readings [data-node="${selected}"]`)) el.classList.add('sel');
   for (const el of document.querySelectorAll(`.readings [data-ref="${selected}"]`)) el.classList.add('sel-ref');
