@@ -28,7 +28,6 @@ const VERSION = __TP_VERSION__;
 const READ_DELAY_MS = 120;         // an edit is read at most this long after
 const ENGINE_PATIENCE_MS = 2000;   // a newer request replaces a compile this old
 const GRAPH_PATIENCE_MS = 20000;   // a layout is given up after this long
-const GRAPH_MAX_NODES = 2000;      // the engine budgets its picture; this is a backstop
 
 const $ = (sel) => document.querySelector(sel);
 const readingEl = (name) => document.querySelector(`[data-reading="${name}"]`);
@@ -304,7 +303,6 @@ let graphSeq = 0;
 let graphJob = null;       // {id, dot, started, timer}
 let renderedDot = null;    // the DOT the picture now shows
 let wantedDot = '';        // the DOT of the current readings
-let allowLarge = false;    // the reader asked for a large layout
 
 function startGraphWorker() {
   graphWorker = new Worker(new URL('./graph-worker.js', import.meta.url), { type: 'module' });
@@ -328,10 +326,6 @@ function remember(dot, entry) {
   svgCache.delete(dot);
   svgCache.set(dot, entry);
   if (svgCache.size > 8) svgCache.delete(svgCache.keys().next().value);
-}
-
-function dotNodeCount(dot) {
-  return (dot.match(/^\s*n\d+\s*\[/gm) || []).length;
 }
 
 function showPicture(dot, refused) {
@@ -359,14 +353,6 @@ function drawWanted() {
       const { svg, error } = svgCache.get(dot);
       setPicture(svg, dot);
       note.textContent = error ? `The picture could not be drawn: ${error}` : '';
-    } else if (dotNodeCount(dot) > GRAPH_MAX_NODES && !allowLarge) {
-      setPicture('', dot);
-      note.replaceChildren(`The graph has ${dotNodeCount(dot)} nodes; laying it out may take a while. `);
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = 'lay it out anyway';
-      b.onclick = () => { allowLarge = true; renderedDot = null; drawWanted(); };
-      note.append(b);
     } else if (!graphJob || (graphJob.dot !== dot && performance.now() - graphJob.started >= GRAPH_QUEUE_MS)) {
       if (graphJob) {
         stopGraphWorker();
