@@ -199,36 +199,16 @@ put_fonts (GByteArray *out,
 
 /* {==== requests ====} */
 
-/* The largest `n{index}` id in the DOT text: the tape nodes whose boxes
- * are asked for. */
-static guint32
-max_node_id (const char *dot)
-{
-  guint32 max = 0;
-
-  for (const char *p = strchr (dot, 'n'); p != NULL; p = strchr (p + 1, 'n'))
-    {
-      char *end;
-      unsigned long v;
-
-      if (p > dot && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
-        continue;
-      if (!g_ascii_isdigit (p[1]))
-        continue;
-      v = strtoul (p + 1, &end, 10);
-      if (!g_ascii_isalnum (*end) && *end != '_' && v > max && v < (1u << 24))
-        max = (guint32) v;
-    }
-  return max;
-}
-
 static void
 answer (guint32     kind,
         const char *dot,
         GByteArray *out)
 {
   TpRenderOptions options = {
-    .budget = kind == TP_LAYOUT_REQUEST_LAYOUT ? TP_PICTURE_BUDGET : 0,
+    /* the engine already fitted its DOT to TP_PICTURE_BUDGET (and says
+     * so, tp_session_picture_reduced): the renderer's default budget is
+     * only its safety net for DOT from elsewhere */
+    .budget = 0,
     .svg = kind == TP_LAYOUT_REQUEST_SVG,
     .draw = kind >= TP_LAYOUT_REQUEST_PNG,
     .xdot = kind == TP_LAYOUT_REQUEST_LAYOUT,
@@ -242,16 +222,17 @@ answer (guint32     kind,
 
   if (ok && kind == TP_LAYOUT_REQUEST_LAYOUT)
     {
-      guint32 max = max_node_id (dot);
       size_t length = 0;
       double dx = 0, dy = 0;
       const char *ops = tp_render_xdot (render, &length, &dx, &dy);
 
-      for (guint32 i = 0; i <= max; i++)
+      /* the tape nodes' boxes, as the renderer found them */
+      for (size_t k = 0; k < tp_render_n_boxes (render); k++)
         {
+          guint32 i;
           double x, y, w, h;
 
-          if (!tp_render_node_bounds (render, i, &x, &y, &w, &h))
+          if (!tp_render_box (render, k, &i, &x, &y, &w, &h))
             continue;
           put_u32 (boxes, i);
           put_f64 (boxes, x);
@@ -298,7 +279,7 @@ answer (guint32     kind,
     }
 
   put_u32 (out, ok ? 1 : 0);
-  put_u32 (out, render != NULL && (tp_render_degraded (render) || strstr (dot, "id=\"note\"") != NULL));
+  put_u32 (out, render != NULL && tp_render_degraded (render));
   put_f64 (out, render != NULL ? tp_render_width (render) : 0);
   put_f64 (out, render != NULL ? tp_render_height (render) : 0);
   put_u32 (out, n_boxes);

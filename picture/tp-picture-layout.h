@@ -37,8 +37,9 @@ gboolean         tp_picture_layout_node_bounds  (TpPictureLayout      *self,
                                                  double               *y,
                                                  double               *width,
                                                  double               *height);
-/* TRUE when the graph was over the picture's budget and the picture is
- * reduced (the picture itself says what it leaves out). */
+/* TRUE when the DOT was over the renderer's own budget and a notice was
+ * drawn instead (a safety net: the engine fits its DOT to
+ * TP_PICTURE_BUDGET itself and says so, tp_session_picture_reduced). */
 gboolean         tp_picture_layout_get_degraded (TpPictureLayout      *self);
 
 /* Lays out @dot; @callback runs on the caller's main context.  Cancel

@@ -941,3 +941,23 @@ tp_render_node_bounds (const TpRender *r, uint32_t index, double *x,
       }
   return false;
 }
+
+size_t
+tp_render_n_boxes (const TpRender *r)
+{
+  return r != NULL ? r->n_boxes : 0;
+}
+
+bool
+tp_render_box (const TpRender *r, size_t k, uint32_t *index, double *x,
+               double *y, double *width, double *height)
+{
+  if (r == NULL || k >= r->n_boxes)
+    return false;
+  *index = r->boxes[k].index;
+  *x = r->boxes[k].x;
+  *y = r->boxes[k].y;
+  *width = r->boxes[k].width;
+  *height = r->boxes[k].height;
+  return true;
+}

@@ -153,6 +153,13 @@ bool           tp_render_node_bounds  (const TpRender *render,
                                        uint32_t index,
                                        double *x, double *y,
                                        double *width, double *height);
+/* Every tape node's box in drawing order: the count, and box k's tape
+ * index and bounds (false when k is out of range). */
+size_t         tp_render_n_boxes      (const TpRender *render);
+bool           tp_render_box          (const TpRender *render, size_t k,
+                                       uint32_t *index,
+                                       double *x, double *y,
+                                       double *width, double *height);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,12 @@ tp_readings_clear (TpReadings *self)
     }
   g_free (self->names);
   g_free (self->arguments);
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      g_free (self->map_lines[r]);
+      g_free (self->map_refs[r]);
+    }
+  g_free (self->sources);
 }
 
 TpReadings *
@@ -77,6 +83,74 @@ tp_readings_get_argument_node (TpReadings *self,
            ? (int) self->arguments[argument] : -1;
 }
 
+/* Line @line of reading @which's map, or NULL past its lines. */
+const TpMapLine *
+tp_readings_get_map_line (TpReadings *self,
+                          TpReading   which,
+                          guint       line)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail ((guint) which < TP_N_READINGS, NULL);
+
+  return line < self->n_map_lines[which] ? &self->map_lines[which][line] : NULL;
+}
+
+/* The token spans of line @line of reading @which, in line order. */
+const TpMapRef *
+tp_readings_get_map_refs (TpReadings *self,
+                          TpReading   which,
+                          guint       line,
+                          guint      *n_refs)
+{
+  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
+
+  *n_refs = l != NULL ? l->n_refs : 0;
+  return l != NULL && l->n_refs > 0 ? &self->map_refs[which][l->first_ref] : NULL;
+}
+
+/* The source span of the expression that recorded @node; FALSE for a
+ * node no expression recorded. */
+gboolean
+tp_readings_get_source (TpReadings   *self,
+                        guint         node,
+                        TpSourceSpan *span)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (node >= self->n_nodes || self->sources[node].line == 0)
+    return FALSE;
+  *span = self->sources[node];
+  return TRUE;
+}
+
+/* Copies the reading map, the spec node count, the source spans and
+ * whether the picture was reduced out of @session. */
+static void
+tp_readings_copy_map (TpReadings      *self,
+                      const TpSession *session)
+{
+  for (guint r = TP_READING_SPEC; r <= TP_READING_VALUES; r++)
+    {
+      size_t n_lines = tp_session_map_n_lines (session, (TpReading) r);
+      size_t n_refs = tp_session_map_n_refs (session, (TpReading) r);
+
+      self->n_map_lines[r] = (guint) n_lines;
+      self->map_lines[r] = g_new (TpMapLine, n_lines + 1);
+      self->map_refs[r] = g_new (TpMapRef, n_refs + 1);
+      for (size_t i = 0; i < n_lines; i++)
+        tp_session_map_line (session, (TpReading) r, i, &self->map_lines[r][i]);
+      for (size_t i = 0; i < n_refs; i++)
+        tp_session_map_ref (session, (TpReading) r, i, &self->map_refs[r][i]);
+    }
+  self->spec_nodes = tp_session_spec_nodes (session);
+  self->n_nodes = tp_session_n_nodes (session);
+  self->sources = g_new0 (TpSourceSpan, self->n_nodes + 1);
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (!tp_session_source (session, i, &self->sources[i]))
+      self->sources[i].line = 0;
+  self->picture_reduced = tp_session_picture_reduced (session);
+}
+
 /* Copies every reading and the names list out of a session that read. */
 static TpReadings *
 tp_readings_new_from_session (const TpSession *session)
@@ -112,6 +186,7 @@ tp_readings_new_from_session (const TpSession *session)
   self->arguments = g_new0 (guint, n_arguments + 1);
   for (size_t i = 0; i < n_arguments; i++)
     self->arguments[i] = arguments[i];
+  tp_readings_copy_map (self, session);
   return self;
 }
 
@@ -1165,6 +1240,23 @@ tp_document_lines_for_node (TpDocument *self,
     if ((int) self->readings->names[k].node == node)
       g_array_append_val (lines, self->readings->names[k].line);
   return lines;
+}
+
+/**
+ * tp_document_source_for_node:
+ *
+ * Returns: whether @node was recorded by an expression of the current
+ *   text; @span is then its characters (from the engine's sources).
+ */
+gboolean
+tp_document_source_for_node (TpDocument   *self,
+                             int           node,
+                             TpSourceSpan *span)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), FALSE);
+
+  return tp_document_lines_current (self) && node >= 0
+         && tp_readings_get_source (self->readings, (guint) node, span);
 }
 
 /* {==== files ====} */

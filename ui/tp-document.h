@@ -34,6 +34,15 @@ struct _TpReadings
   guint n_names;
   guint *arguments;   /* the node of StableHLO's %arg0, %arg1, ... */
   guint n_arguments;
+  /* the engine's reading map (tp-engine.h), copied out per reading:
+   * panes colour, decorate and cross-highlight from it alone */
+  TpMapLine *map_lines[TP_N_READINGS];
+  guint n_map_lines[TP_N_READINGS];
+  TpMapRef *map_refs[TP_N_READINGS];
+  guint spec_nodes;   /* nodes at or after it were appended by differentiate */
+  TpSourceSpan *sources;  /* per node; line 0 for none */
+  guint n_nodes;
+  gboolean picture_reduced;
 };
 
 #define TP_TYPE_READINGS (tp_readings_get_type ())
@@ -45,6 +54,16 @@ const char *tp_readings_get_text (TpReadings *self,
                                   TpReading   which);
 int         tp_readings_get_argument_node (TpReadings *self,
                                            guint       argument);
+const TpMapLine *tp_readings_get_map_line (TpReadings *self,
+                                           TpReading   which,
+                                           guint       line);
+const TpMapRef  *tp_readings_get_map_refs (TpReadings *self,
+                                           TpReading   which,
+                                           guint       line,
+                                           guint      *n_refs);
+gboolean    tp_readings_get_source    (TpReadings   *self,
+                                       guint         node,
+                                       TpSourceSpan *span);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpReadings, tp_readings_unref)
 
@@ -97,6 +116,9 @@ int              tp_document_node_for_line            (TpDocument  *self,
                                                        guint        line);
 GArray          *tp_document_lines_for_node           (TpDocument  *self,
                                                        int          node);
+gboolean         tp_document_source_for_node          (TpDocument   *self,
+                                                       int           node,
+                                                       TpSourceSpan *span);
 
 /* Files.  Saves are atomic (write a temporary file, then rename). */
 void             tp_document_load_async               (TpDocument          *self,

@@ -4,7 +4,9 @@
  * and underlines the refused spot (from the column to the end of the
  * token there).  Moving the cursor onto a statement selects its node for
  * the cross-reading highlight; the selected node's statements are
- * highlighted in turn. */
+ * highlighted in turn, and the characters of the expression that
+ * recorded it (the engine's source span), which is all an unnamed node
+ * such as `x @ w` has. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -78,6 +80,7 @@ tp_editor_apply_style (TpEditor *self)
   gdk_rgba_parse (&red, palette->error);
   g_object_set (tp_editor_ensure_tag (buffer, "tp-error"), "underline-rgba", &red, NULL);
   g_object_set (tp_editor_ensure_tag (buffer, "tp-selected"), "paragraph-background", palette->selected, NULL);
+  g_object_set (tp_editor_ensure_tag (buffer, "tp-selected-span"), "background", palette->selected_ref, NULL);
   tp_style_apply_scheme (GTK_SOURCE_BUFFER (buffer), self->dark);
 }
 
@@ -163,14 +166,26 @@ tp_editor_show_selected (TpEditor *self)
   GtkTextTag *tag;
   GtkTextIter start, end;
   g_autoptr(GArray) lines = NULL;
+  TpSourceSpan span;
+  int node;
 
   if (self->document == NULL)
     return;
   buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (self->document));
   tag = tp_editor_ensure_tag (buffer, "tp-selected");
   tp_text_buffer_remove_tag_present (buffer, tag);
+  tp_text_buffer_remove_tag_present (buffer, tp_editor_ensure_tag (buffer, "tp-selected-span"));
 
-  lines = tp_document_lines_for_node (self->document, tp_document_get_selected_node (self->document));
+  node = tp_document_get_selected_node (self->document);
+  if (tp_document_source_for_node (self->document, node, &span))
+    {
+      iter_at_position (buffer, &start, span.line, span.first);
+      iter_at_position (buffer, &end, span.line, span.last + 1);
+      gtk_text_buffer_apply_tag (buffer, tp_editor_ensure_tag (buffer, "tp-selected-span"), &start, &end);
+      if (!gtk_widget_has_focus (GTK_WIDGET (self->view)))
+        gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &start, 0.05, FALSE, 0, 0);
+    }
+  lines = tp_document_lines_for_node (self->document, node);
   for (guint i = 0; i < lines->len; i++)
     {
       guint line = g_array_index (lines, guint, i);

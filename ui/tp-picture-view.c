@@ -68,6 +68,7 @@ struct _TpPictureView
   GtkLabel *title_label;
   GtkLabel *stale_label;
   GtkLabel *degraded_label;
+  gboolean reduced;             /* the engine reduced the DOT being shown */
   GtkWidget *export_button;
   GtkWidget *focus_button;
   TpPictureCanvas *canvas;
@@ -210,7 +211,7 @@ tp_picture_view_install (TpPictureView *self,
     {
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       self->layout = g_steal_pointer (&self->next_layout);
-      gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_layout_get_degraded (self->layout));
+      gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_view_get_degraded (self));
       tp_picture_view_show_message (self, NULL);
     }
   g_clear_pointer (&self->raster, tp_picture_raster_free);
@@ -481,6 +482,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
     return;
   g_free (self->dot);
   self->dot = g_strdup (dot);
+  self->reduced = readings != NULL && readings->picture_reduced;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   tp_picture_view_drop_next_layout (self);
@@ -925,7 +927,9 @@ tp_picture_view_get_degraded (TpPictureView *self)
 {
   g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
 
-  return self->layout != NULL && tp_picture_layout_get_degraded (self->layout);
+  /* the engine says whether it reduced its DOT; the renderer's notice
+   * is only its safety net for DOT over twice the engine's budget */
+  return self->layout != NULL && (self->reduced || tp_picture_layout_get_degraded (self->layout));
 }
 
 /* The drawing area (tests deliver pointer events to its gestures). */

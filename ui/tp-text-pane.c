@@ -1,15 +1,13 @@
 /* tp-text-pane.c: shows one text reading of a TpDocument.
  *
  * The pane copies the engine's text verbatim and only decorates it:
- * derived lines after the differentiate divider, `kept` plan lines, the
- * summary lines, and the node selected anywhere in the window.  It finds
- * a line's node from the reading's own layout (a node line starts with
- * its index; StableHLO names node i `%v{i}` and the module's arguments
- * `%arg{k}`, whose nodes the engine lists; the values reading has one
- * line per statement). */
+ * derived lines, the differentiate divider, `kept` plan lines, the
+ * summary lines, StableHLO's token colours, and the node selected
+ * anywhere in the window.  Every one of these comes from the engine's
+ * reading map (each line's node and role, each token's span, class and
+ * node), which the readings carry: nothing is read back from the text. */
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <gtksourceview/gtksource.h>
@@ -38,7 +36,6 @@ struct _TpTextPane
   /* Owned references */
   TpDocument *document;
   GtkSourceBuffer *buffer;
-  GHashTable *gradient_nodes;   /* "d loss / d w" -> node, for values */
   TpReadings *shown;            /* the readings whose text the buffer holds */
   TpTextUpdate *update;         /* the readings on their way in, or NULL */
   guint8 *flags;                /* the LINE_* flags of the shown lines */
@@ -102,152 +99,51 @@ tp_pane_from_id (const char *id,
   return FALSE;
 }
 
-/* {==== reading the reading's layout ====} */
+/* {==== the reading map ====}
+ *
+ * Which node a line stands for, its role, and its tokens' spans, classes
+ * and nodes are the engine's reading map (tp-engine.h), copied into the
+ * readings: the pane never reads its text back. */
 
-/* A node line starts with its right-aligned index and two spaces
- * (docs/language.md, spec); returns the index or -1. */
+/* The node line @line of the shown reading stands for, or -1. */
 static int
-node_of_node_line (const char *line)
+line_node (TpReadings *readings,
+           TpPane      pane,
+           guint       line)
 {
-  const char *p = line;
-  char *end;
-  long v;
+  const TpMapLine *l = readings != NULL ? tp_readings_get_map_line (readings, (TpReading) pane, line) : NULL;
 
-  while (*p == ' ')
-    p++;
-  if (!g_ascii_isdigit (*p))
-    return -1;
-  v = strtol (p, &end, 10);
-  if (end[0] != ' ' || end[1] != ' ' || v < 0 || v > G_MAXINT)
-    return -1;
-  return (int) v;
+  return l != NULL && l->node != TP_MAP_NO_NODE && l->node <= G_MAXINT ? (int) l->node : -1;
 }
 
-/* The node of the SSA value at @p (pointing at '%'): `%v{i}` is node i,
- * `%arg{i}` the node the module takes as its i-th argument (from the
- * engine's arguments list); -1 for anything else.  *end, when given, is
- * left after the name. */
-static int
-node_of_ssa (TpReadings  *readings,
-             const char  *p,
-             const char **end)
-{
-  gboolean arg;
-  char *e;
-  long v;
-
-  if (p[0] != '%')
-    return -1;
-  arg = g_str_has_prefix (p + 1, "arg");
-  p += arg ? 4 : 2;
-  if ((!arg && p[-1] != 'v') || !g_ascii_isdigit (*p))
-    return -1;
-  v = strtol (p, &e, 10);
-  if (g_ascii_isalnum (*e) || *e == '_' || v > G_MAXINT)
-    return -1;
-  if (end != NULL)
-    *end = e;
-  if (!arg)
-    return (int) v;
-  return readings != NULL ? tp_readings_get_argument_node (readings, (guint) v) : -1;
-}
-
-static char *
-line_text (GtkTextBuffer *buffer,
-           int            line)
-{
-  GtkTextIter start, end;
-
-  gtk_text_buffer_get_iter_at_line (buffer, &start, line);
-  end = start;
-  if (!gtk_text_iter_ends_line (&end))
-    gtk_text_iter_forward_to_line_end (&end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-}
-
-/* The node a values line shows: statement k on line k, then a blank line,
- * then one gradient line per parameter.  @text is the line (@length
- * bytes, not necessarily NUL-terminated). */
-static int
-tp_text_pane_values_node (TpTextPane *self,
-                          int         line,
-                          const char *text,
-                          gsize       length)
-{
-  TpReadings *readings = self->shown;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  if (readings == NULL)
-    return -1;
-  if ((guint) line < readings->n_names)
-    return (int) readings->names[line].node;
-  g_hash_table_iter_init (&iter, self->gradient_nodes);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      gsize n = strlen (key);
-
-      if (length > n && strncmp (text, key, n) == 0 && text[n] == ' ')
-        return GPOINTER_TO_INT (value);
-    }
-  return -1;
-}
-
-/* The node under the insertion cursor, or -1. */
+/* The node under the insertion cursor, or -1: in StableHLO the SSA value
+ * under (or just before) the cursor, else the line's own node. */
 static int
 tp_text_pane_node_at_cursor (TpTextPane *self)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   GtkTextIter iter;
-  g_autofree char *text = NULL;
   int line;
 
   gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
   line = gtk_text_iter_get_line (&iter);
-  text = line_text (buffer, line);
-
-  switch (self->pane)
+  if (self->shown == NULL)
+    return -1;
+  if (self->pane == TP_PANE_STABLEHLO)
     {
-    case TP_PANE_STABLEHLO:
-      {
-        int col = gtk_text_iter_get_line_index (&iter);
-        const char *p = text + MIN ((gsize) col, strlen (text));
+      guint at = (guint) gtk_text_iter_get_line_index (&iter);
+      guint n = 0;
+      const TpMapRef *refs = tp_readings_get_map_refs (self->shown, TP_READING_STABLEHLO, (guint) line, &n);
 
-        TpReadings *readings = self->shown;
-
-        /* the %v or %arg token under the cursor, else the line's own value */
-        while (p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
-          p--;
-        if (p > text && p[-1] == '%')
-          p--;
-        if (node_of_ssa (readings, p, NULL) >= 0)
-          return node_of_ssa (readings, p, NULL);
-        p = text;
-        while (*p == ' ')
-          p++;
-        return node_of_ssa (readings, p, NULL);
-      }
-    case TP_PANE_VALUES:
-      return tp_text_pane_values_node (self, line, text, strlen (text));
-    case TP_PANE_SPEC:
-    case TP_PANE_DERIVATIVE:
-    case TP_PANE_PLAN:
-    case TP_PANE_PICTURE:
-    case TP_N_PANES:
-    default:
-      return node_of_node_line (text);
+      for (guint k = 0; k < n; k++)
+        if (refs[k].klass == TP_TOKEN_SSA && refs[k].node != TP_MAP_NO_NODE
+            && refs[k].start <= at && at <= refs[k].end && refs[k].node <= G_MAXINT)
+          return (int) refs[k].node;
     }
+  return line_node (self->shown, self->pane, (guint) line);
 }
 
 /* {==== decorating ====} */
-
-/* Walks the lines of @text: @line is the 0-based line, @p its first byte
- * and @len its length without the newline.  The buffer holds exactly
- * this text, so line numbers are the buffer's. */
-#define FOREACH_LINE(text, line, p, len) \
-  for (const char *p = (text), *p##_nl = NULL; p != NULL; p = p##_nl != NULL ? p##_nl + 1 : NULL) \
-    for (gsize len = (p##_nl = strchr (p, '\n')) != NULL ? (gsize) (p##_nl - p) : strlen (p), \
-         p##_once = 1; p##_once; p##_once = 0, (line)++)
 
 /* The bounds of lines [@first, @end): @end past the last line is the end
  * of the buffer. */
@@ -303,63 +199,13 @@ run_step (GtkTextBuffer *buffer,
     }
 }
 
-static gboolean
-has_suffix (const char *p,
-            gsize       len,
-            const char *suffix)
-{
-  gsize n = strlen (suffix);
-
-  return len >= n && memcmp (p + len - n, suffix, n) == 0;
-}
-
-/* Counts the node lines of the spec: the tape's length before
- * differentiate appended anything. */
-static int
-count_spec_nodes (TpReadings *readings)
-{
-  int n = 0, line = 0;
-
-  FOREACH_LINE (tp_readings_get_text (readings, TP_READING_SPEC), line, p, len)
-    if (len > 0 && node_of_node_line (p) >= 0)
-      n++;
-  return n;
-}
-
-/* "N nodes appended by differentiate: d loss / d w is node 20, ..." */
-static void
-parse_gradient_nodes (TpTextPane *self,
-                      TpReadings *readings)
-{
-  const char *text = tp_readings_get_text (readings, TP_READING_DERIVATIVE);
-  const char *divider = strstr (text, "appended by differentiate: ");
-  g_autofree char *line = NULL;
-  g_auto(GStrv) pairs = NULL;
-
-  g_hash_table_remove_all (self->gradient_nodes);
-  if (divider == NULL)
-    return;
-  divider += strlen ("appended by differentiate: ");
-  line = g_strndup (divider, strcspn (divider, "\n"));
-  pairs = g_strsplit (line, ", ", -1);
-  for (guint i = 0; pairs[i] != NULL; i++)
-    {
-      char *is = strstr (pairs[i], " is node ");
-
-      if (is == NULL)
-        continue;
-      *is = '\0';
-      g_hash_table_insert (self->gradient_nodes, g_strdup (pairs[i]),
-                           GINT_TO_POINTER (atoi (is + strlen (" is node "))));
-    }
-}
-
-/* What a line of a reading is, for its decoration: derived lines (after
- * the divider, or past the spec's nodes in the plan, or the values'
- * gradients), the divider, `kept` plan lines and the summary lines,
- * scanned from the reading's own text.  Every decoration tag changes
- * colours only, never the size of a line, so (re)applying one costs a
- * redraw and not a new layout. */
+/* What a line of a reading is, for its decoration, from its role in the
+ * map: derived (appended by differentiate: the derivative's lines after
+ * the divider, the plan's nodes at or past the spec's node count, the
+ * values' gradients), the divider, `kept` plan lines, and the summary
+ * lines (footers and notes).  Every decoration tag changes colours only,
+ * never the size of a line, so (re)applying one costs a redraw and not a
+ * new layout. */
 enum
 {
   LINE_DERIVED = 1 << 0,
@@ -370,6 +216,46 @@ enum
 
 static const char *const line_tags[] = { "derived", "kept", "summary", "divider" };
 
+/* The LINE_* flags of a line of @pane's reading with map line @l. */
+static guint8
+line_flags (TpPane           pane,
+            TpReadings      *readings,
+            const TpMapLine *l)
+{
+  guint8 f = 0;
+
+  if (l == NULL || pane == TP_PANE_STABLEHLO)
+    return 0;                   /* StableHLO: its tokens are coloured instead */
+  switch (l->role)
+    {
+    case TP_ROLE_DERIVED:
+    case TP_ROLE_GRADIENT:
+      f = LINE_DERIVED;
+      break;
+    case TP_ROLE_DIVIDER:
+      f = LINE_DIVIDER;
+      break;
+    case TP_ROLE_NOTE:
+    case TP_ROLE_FOOTER:
+      f = LINE_SUMMARY;
+      break;
+    case TP_ROLE_KEPT:
+      f = LINE_KEPT;
+      break;
+    case TP_ROLE_BLANK:
+    case TP_ROLE_NODE:
+    case TP_ROLE_FREED:
+    case TP_ROLE_RESULT:
+    case TP_ROLE_FRAME:
+    case TP_N_ROLES:
+    default:
+      break;
+    }
+  if (pane == TP_PANE_PLAN && l->node != TP_MAP_NO_NODE && l->node >= readings->spec_nodes)
+    f |= LINE_DERIVED;
+  return f;
+}
+
 /* One byte of LINE_* flags per line of @text (as many lines as a
  * GtkTextBuffer holding @text has); *n_lines is set. */
 static guint8 *
@@ -378,44 +264,16 @@ line_flags_new (TpPane      pane,
                 const char *text,
                 guint      *n_lines)
 {
-  int spec_nodes = pane == TP_PANE_PLAN ? count_spec_nodes (readings) : 0;
-  gboolean after_divider = FALSE;
-  gboolean after_blank = FALSE;
-  int line = 0;
-  GByteArray *flags = g_byte_array_new ();
+  guint n = 1;
+  guint8 *flags;
 
-  FOREACH_LINE (text, line, p, len)
-    {
-      int node = len > 0 ? node_of_node_line (p) : -1;
-      guint8 f = 0;
-
-      if (pane == TP_PANE_STABLEHLO)
-        ;                       /* its tokens are highlighted instead */
-      else if (pane == TP_PANE_VALUES)
-        {
-          if (len == 0)
-            after_blank = TRUE;
-          else if (after_blank)
-            f = LINE_DERIVED;
-        }
-      else if (len >= 3 && strncmp (p, "-- ", 3) == 0)
-        {
-          f = LINE_DIVIDER;
-          after_divider = TRUE;
-        }
-      else if (node < 0)
-        f = len > 0 ? LINE_SUMMARY : 0;
-      else
-        {
-          if (after_divider || (pane == TP_PANE_PLAN && node >= spec_nodes))
-            f |= LINE_DERIVED;
-          if (pane == TP_PANE_PLAN && has_suffix (p, len, " kept"))
-            f |= LINE_KEPT;
-        }
-      g_byte_array_append (flags, &f, 1);
-    }
-  *n_lines = (guint) line;
-  return g_byte_array_free (flags, FALSE);
+  for (const char *p = text; (p = strchr (p, '\n')) != NULL; p++)
+    n++;
+  flags = g_new0 (guint8, n);
+  for (guint line = 0; readings != NULL && line < n; line++)
+    flags[line] = line_flags (pane, readings, tp_readings_get_map_line (readings, (TpReading) pane, line));
+  *n_lines = n;
+  return flags;
 }
 
 /* Gives lines [@first, @end) the decoration tags of @flags (indexed by
@@ -446,11 +304,11 @@ decorate_lines (GtkTextBuffer *buffer,
  *
  * The StableHLO reading is coloured by the pane itself, one line at a
  * time as lines arrive (GtkSourceView's engine would read the whole text
- * again in 30 ms slices after every change).  The classes are MLIR's:
- * `// comments`, operations (`stablehlo.add`, `func.func`), types
- * (`tensor<2x3xf32>`, `f32`), SSA values (`%v3`, `%arg0`), symbols
- * (`@main`), a few keywords and numbers, each coloured with the source
- * style scheme's style for it. */
+ * again in 30 ms slices after every change), from the classes the map
+ * gives its tokens: comments, operations (`stablehlo.add`, `func.func`),
+ * types (`tensor<2x3xf32>`), SSA values (`%v3`, `%arg0`), symbols
+ * (`@main`), keywords and numbers, each coloured with the source style
+ * scheme's style for it. */
 enum
 {
   HLO_COMMENT,
@@ -479,125 +337,35 @@ static const struct
   [HLO_NUMBER] = { "hlo-number", { "def:number", "def:floating-point", NULL } },
 };
 
-static const char *const hlo_keywords[] = {
-  "module", "return", "dense", "applies", "across", "dimensions", "init",
-  "dims", "contracting_dims", "batching_dims",
-};
-
-static gboolean
-is_word (char c)
-{
-  return g_ascii_isalnum (c) || c == '_';
-}
-
-/* The token starting at @p (@end bounds the line): its kind, or -1, and
- * *len its length in bytes (at least 1: the scanner always advances). */
+/* The colour of a StableHLO token of class @klass, or -1 for none. */
 static int
-hlo_token (const char *line,
-           const char *p,
-           const char *end,
-           gsize      *len)
+hlo_kind_of_class (TpTokenClass klass)
 {
-  const char *q = p;
-  gboolean after_word = p > line && (is_word (p[-1]) || p[-1] == '.' || p[-1] == '%');
-
-  *len = 1;
-  if (end - p >= 2 && p[0] == '/' && p[1] == '/')
+  switch (klass)
     {
-      *len = (gsize) (end - p);
-      return HLO_COMMENT;
-    }
-  if (*p == '%' || *p == '@')
-    {
-      for (q = p + 1; q < end && is_word (*q); q++)
-        ;
-      if (q == p + 1)
-        return -1;
-      *len = (gsize) (q - p);
-      return *p == '%' ? HLO_VALUE : HLO_SYMBOL;
-    }
-  if (g_ascii_isalpha (*p) || *p == '_')
-    {
-      gsize n;
-
-      while (q < end && is_word (*q))
-        q++;
-      n = (gsize) (q - p);
-      *len = n;
-      if (after_word)
-        return -1;
-      if ((n == 9 && strncmp (p, "stablehlo", 9) == 0) || (n == 4 && strncmp (p, "chlo", 4) == 0)
-          || (n == 4 && strncmp (p, "func", 4) == 0))
-        {
-          const char *r = q + 1;
-
-          if (q < end && *q == '.' && r < end && (g_ascii_islower (*r) || *r == '_'))
-            {
-              while (r < end && (g_ascii_islower (*r) || *r == '_'))
-                r++;
-              if (r == end || !is_word (*r))
-                {
-                  *len = (gsize) (r - p);
-                  return HLO_OPERATION;
-                }
-            }
-        }
-      if (n == 6 && strncmp (p, "tensor", 6) == 0 && q < end && *q == '<')
-        {
-          const char *close = memchr (q, '>', (gsize) (end - q));
-
-          if (close != NULL)
-            {
-              *len = (gsize) (close + 1 - p);
-              return HLO_TYPE;
-            }
-        }
-      if ((n == 4 && strncmp (p, "bf16", 4) == 0)
-          || ((*p == 'f' || *p == 'i')
-              && ((n == 2 && (p[1] == '1' || p[1] == '8'))
-                  || (n == 3 && (strncmp (p + 1, "16", 2) == 0 || strncmp (p + 1, "32", 2) == 0
-                                 || strncmp (p + 1, "64", 2) == 0)))))
-        return HLO_TYPE;
-      for (guint k = 0; k < G_N_ELEMENTS (hlo_keywords); k++)
-        if (strlen (hlo_keywords[k]) == n && strncmp (p, hlo_keywords[k], n) == 0)
-          return HLO_KEYWORD;
+    case TP_TOKEN_COMMENT: return HLO_COMMENT;
+    case TP_TOKEN_OP: return HLO_OPERATION;
+    case TP_TOKEN_TYPE: return HLO_TYPE;
+    case TP_TOKEN_SSA: return HLO_VALUE;
+    case TP_TOKEN_SYMBOL: return HLO_SYMBOL;
+    case TP_TOKEN_KEYWORD: return HLO_KEYWORD;
+    case TP_TOKEN_NUMBER: return HLO_NUMBER;
+    case TP_TOKEN_INDEX:
+    case TP_TOKEN_SOURCE:
+    case TP_TOKEN_OPERAND:
+    case TP_TOKEN_DETAIL:
+    case TP_TOKEN_SHAPE:
+    case TP_TOKEN_LIVE:
+    case TP_TOKEN_NAME:
+    case TP_TOKEN_ATTRIBUTE:
+    case TP_N_TOKENS:
+    default:
       return -1;
     }
-  if (!after_word && (g_ascii_isdigit (*p) || (*p == '-' && p + 1 < end && g_ascii_isdigit (p[1]))))
-    {
-      if (*q == '-')
-        q++;
-      if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && g_ascii_isxdigit (q[2]))
-        for (q += 2; q < end && g_ascii_isxdigit (*q); q++)
-          ;
-      else
-        {
-          while (q < end && g_ascii_isdigit (*q))
-            q++;
-          if (q < end && *q == '.')
-            for (q++; q < end && g_ascii_isdigit (*q); q++)
-              ;
-        }
-      if (q < end && (*q == 'e' || *q == 'E'))
-        {
-          const char *e = q + 1;
-
-          if (e < end && (*e == '+' || *e == '-'))
-            e++;
-          if (e < end && g_ascii_isdigit (*e))
-            {
-              for (q = e; q < end && g_ascii_isdigit (*q); q++)
-                ;
-            }
-        }
-      *len = (gsize) (q - p);
-      return q < end && (is_word (*q) || *q == '.') ? -1 : HLO_NUMBER;
-    }
-  return -1;
 }
 
-/* Colours the tokens of buffer line @line, whose text is @p (@len bytes).
- * A line longer than HLO_MAX_COLOURED stays plain (a 150-argument
+/* Colours the tokens of buffer line @line (@len bytes) from the map.  A
+ * line longer than HLO_MAX_COLOURED stays plain (a 150-argument
  * signature is 6,000 characters): every colour change on a line is an
  * attribute GTK walks for every glyph run of the line in every frame
  * that draws it, which made such a line cost 20 ms a frame. */
@@ -606,36 +374,31 @@ hlo_token (const char *line,
 static void
 hlo_tag_line (GtkTextBuffer *buffer,
               GtkTextTag   **tags,
+              TpReadings    *readings,
               int            line,
-              const char    *p,
               gsize          len)
 {
-  const char *end = p + len, *at = p;
-  GtkTextIter iter, stop;
+  guint n = 0;
+  const TpMapRef *refs;
 
-  if (len > HLO_MAX_COLOURED)
+  if (len > HLO_MAX_COLOURED || readings == NULL)
     return;
-  gtk_text_buffer_get_iter_at_line (buffer, &iter, line);
-  for (const char *q = p; q < end;)
+  refs = tp_readings_get_map_refs (readings, TP_READING_STABLEHLO, (guint) line, &n);
+  for (guint k = 0; k < n; k++)
     {
-      gsize n;
-      int kind = hlo_token (p, q, end, &n);
+      int kind = hlo_kind_of_class (refs[k].klass);
+      GtkTextIter a, b;
 
-      if (kind >= 0)
-        {
-          gtk_text_iter_forward_chars (&iter, (int) g_utf8_strlen (at, q - at));
-          stop = iter;
-          gtk_text_iter_forward_chars (&stop, (int) g_utf8_strlen (q, (gssize) n));
-          gtk_text_buffer_apply_tag (buffer, tags[kind], &iter, &stop);
-          iter = stop;
-          at = q + n;
-        }
-      q += n;
+      if (kind < 0 || refs[k].end > len)
+        continue;
+      gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) refs[k].start);
+      gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) refs[k].end);
+      gtk_text_buffer_apply_tag (buffer, tags[kind], &a, &b);
     }
 }
 
-/* Highlights every line (and StableHLO use) of the selected node and
- * scrolls the first one into view. */
+/* Highlights every line of the selected node (and in StableHLO its uses
+ * on other lines) and scrolls the first one into view. */
 static void
 tp_text_pane_show_selected (TpTextPane *self)
 {
@@ -646,63 +409,41 @@ tp_text_pane_show_selected (TpTextPane *self)
   int first = -1;
   int first_ref = -1;           /* StableHLO: an argument has uses only */
   Run selected = { "selected", -1 };
-  int line = 0;
+  guint n_lines;
+  guint line;
 
   tp_text_buffer_remove_tag_present (buffer, gtk_text_tag_table_lookup (table, "selected"));
   tp_text_buffer_remove_tag_present (buffer, gtk_text_tag_table_lookup (table, "selected-ref"));
   if (node < 0 || self->shown == NULL)
     return;
 
-  FOREACH_LINE (tp_readings_get_text (self->shown, (TpReading) self->pane), line, p, len)
+  n_lines = self->shown->n_map_lines[self->pane];
+  for (line = 0; line < n_lines; line++)
     {
-      int line_node = -1;
+      int own = line_node (self->shown, self->pane, line);
 
-      switch (self->pane)
+      if (self->pane == TP_PANE_STABLEHLO && own != node)
         {
-        case TP_PANE_STABLEHLO:
-          {
-            const char *own = p;
+          guint n = 0;
+          const TpMapRef *refs = tp_readings_get_map_refs (self->shown, TP_READING_STABLEHLO, line, &n);
 
-            while (own < p + len && *own == ' ')
-              own++;
-            line_node = node_of_ssa (self->shown, own, NULL);
-            for (const char *q = memchr (p, '%', len); q != NULL;
-                 q = memchr (q + 1, '%', len - (gsize) (q + 1 - p)))
+          for (guint k = 0; k < n; k++)
+            if (refs[k].klass == TP_TOKEN_SSA && refs[k].node == (guint) node)
               {
-                const char *e = NULL;
+                GtkTextIter a, b;
 
-                if (q != own && node_of_ssa (self->shown, q, &e) == node)
-                  {
-                    GtkTextIter a, b;
-
-                    gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) (q - p));
-                    gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) (e - p));
-                    gtk_text_buffer_apply_tag_by_name (buffer, "selected-ref", &a, &b);
-                    if (first_ref < 0)
-                      first_ref = line;
-                  }
-                if (q + 1 >= p + len)
-                  break;
+                gtk_text_buffer_get_iter_at_line_index (buffer, &a, (int) line, (int) refs[k].start);
+                gtk_text_buffer_get_iter_at_line_index (buffer, &b, (int) line, (int) refs[k].end);
+                gtk_text_buffer_apply_tag_by_name (buffer, "selected-ref", &a, &b);
+                if (first_ref < 0)
+                  first_ref = (int) line;
               }
-          }
-          break;
-        case TP_PANE_VALUES:
-          line_node = tp_text_pane_values_node (self, line, p, len);
-          break;
-        case TP_PANE_SPEC:
-        case TP_PANE_DERIVATIVE:
-        case TP_PANE_PLAN:
-        case TP_PANE_PICTURE:
-        case TP_N_PANES:
-        default:
-          line_node = len > 0 ? node_of_node_line (p) : -1;
-          break;
         }
-      if (line_node == node && first < 0)
-        first = line;
-      run_step (buffer, &selected, line, line_node == node);
+      if (own == node && first < 0)
+        first = (int) line;
+      run_step (buffer, &selected, (int) line, own == node);
     }
-  run_step (buffer, &selected, line, FALSE);
+  run_step (buffer, &selected, (int) line, FALSE);
 
   if (first < 0)
     first = first_ref;
@@ -822,8 +563,6 @@ tp_text_pane_finish_update (TpTextPane *self)
   self->n_flags = update->n_lines;
   g_clear_pointer (&self->update, tp_text_update_free);
   g_queue_remove (&pending_panes, self);
-  if (self->shown != NULL)
-    parse_gradient_nodes (self, self->shown);
   tp_text_pane_show_selected (self);
 }
 
@@ -870,7 +609,7 @@ tp_text_pane_update_step (TpTextPane *self,
             {
               const char *nl = memchr (p, '\n', (gsize) (to - p));
 
-              hlo_tag_line (buffer, self->hlo_tags, line, p, (gsize) ((nl != NULL ? nl : to) - p));
+              hlo_tag_line (buffer, self->hlo_tags, update->readings, line, (gsize) ((nl != NULL ? nl : to) - p));
               p = nl != NULL ? nl + 1 : to;
             }
         }
@@ -938,8 +677,6 @@ tp_text_pane_update_text (TpTextPane *self)
             tp_readings_ref (readings);
           g_clear_pointer (&self->shown, tp_readings_unref);
           self->shown = readings;
-          if (readings != NULL)
-            parse_gradient_nodes (self, readings);
           tp_text_pane_show_selected (self);
           return;
         }
@@ -1254,7 +991,6 @@ tp_text_pane_finalize (GObject *object)
   TpTextPane *self = (TpTextPane *) object;
 
   g_clear_object (&self->buffer);
-  g_clear_pointer (&self->gradient_nodes, g_hash_table_unref);
   g_clear_pointer (&self->shown, tp_readings_unref);
   g_clear_pointer (&self->flags, g_free);
 
@@ -1347,7 +1083,6 @@ tp_text_pane_init (TpTextPane *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->gradient_nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->buffer = gtk_source_buffer_new (NULL);
   buffer = GTK_TEXT_BUFFER (self->buffer);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);

@@ -1105,6 +1105,282 @@ test_window_stablehlo_colours (void)
   g_test_trap_assert_passed ();
 }
 
+/* The hlo-* tag the StableHLO pane gives a token of @klass, or NULL. */
+static const char *
+hlo_tag_of_class (TpTokenClass klass)
+{
+  switch (klass)
+    {
+    case TP_TOKEN_COMMENT: return "hlo-comment";
+    case TP_TOKEN_OP: return "hlo-operation";
+    case TP_TOKEN_TYPE: return "hlo-type";
+    case TP_TOKEN_SSA: return "hlo-value";
+    case TP_TOKEN_SYMBOL: return "hlo-symbol";
+    case TP_TOKEN_KEYWORD: return "hlo-keyword";
+    case TP_TOKEN_NUMBER: return "hlo-number";
+    default: return NULL;
+    }
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+/* The names of the tags at @iter with @prefix, sorted, space-separated. */
+static char *
+tags_at (GtkTextIter *iter,
+         const char  *prefix)
+{
+  GSList *tags = gtk_text_iter_get_tags (iter);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  char *out;
+
+  for (GSList *l = tags; l != NULL; l = l->next)
+    {
+      char *name = NULL;
+
+      g_object_get (l->data, "name", &name, NULL);
+      if (name != NULL && g_str_has_prefix (name, prefix))
+        g_ptr_array_add (names, name);
+      else
+        g_free (name);
+    }
+  g_slist_free (tags);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  out = g_strjoinv (" ", (char **) names->pdata);
+  g_ptr_array_unref (names);
+  return out;
+}
+
+/* Every pane's decoration and colours are exactly what the engine's map
+ * says, checked against a session of the test's own: each line's derived,
+ * divider, summary and kept tags follow its role (and, in the plan, the
+ * spec's node count), each StableHLO character has the colour of the
+ * map's token covering it and no other, and the selection lights exactly
+ * the lines of the selected node and its SSA uses elsewhere. */
+static void
+test_window_tags_follow_map (void)
+{
+  if (g_test_subprocess ())
+    {
+      static const char *const ids[] = { "readme", "mlp", "attention", "not-yet-a-scalar" };
+
+      for (guint s = 0; s < G_N_ELEMENTS (ids); s++)
+        {
+          TpWindow *window = tp_window_new (NULL);
+          TpDocument *document = tp_window_get_document (window);
+          g_autofree char *source = NULL;
+          const char *observe = NULL;
+          const char *obs[1];
+          TpChoices choices = { 0 };
+          TpSession *session = tp_session_new ();
+          uint32_t spec_nodes;
+
+          tp_window_open_sample (window, ids[s]);
+          tp_window_recompute_now (window);
+          gtk_window_present (GTK_WINDOW (window));
+          g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+          source = tp_document_dup_text (document);
+          observe = tp_document_get_observe (document);
+          obs[0] = observe;
+          choices.target = tp_document_get_target (document);
+          choices.observe = obs;
+          choices.n_observe = observe != NULL && observe[0] != '\0' ? 1 : 0;
+          choices.exact = tp_document_get_exact (document);
+          g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);
+          spec_nodes = tp_session_spec_nodes (session);
+
+          for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+            {
+              TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, (TpPane) p));
+              GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_text_pane_get_view (pane));
+              g_autofree char *text = tp_text_pane_dup_text (pane);
+              g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+              size_t n_lines = tp_session_map_n_lines (session, (TpReading) p);
+
+              g_assert_cmpstr (text, ==, tp_session_reading (session, (TpReading) p));
+              g_assert_cmpuint (n_lines, >, 0);
+              for (size_t l = 0; l < n_lines; l++)
+                {
+                  TpMapLine ml;
+                  GtkTextIter iter;
+
+                  g_assert_true (tp_session_map_line (session, (TpReading) p, l, &ml));
+                  gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) l);
+                  if (p != TP_PANE_STABLEHLO)
+                    {
+                      GString *want = g_string_new (NULL);
+                      g_autofree char *first = NULL;
+                      g_autofree char *last = NULL;
+                      GtkTextIter end = iter;
+
+                      if (ml.role == TP_ROLE_DERIVED || ml.role == TP_ROLE_GRADIENT
+                          || (p == TP_PANE_PLAN && ml.node != TP_MAP_NO_NODE && ml.node >= spec_nodes))
+                        g_string_append (want, "derived ");
+                      if (ml.role == TP_ROLE_DIVIDER)
+                        g_string_append (want, "divider ");
+                      if (ml.role == TP_ROLE_KEPT)
+                        g_string_append (want, "kept ");
+                      if (ml.role == TP_ROLE_NOTE || ml.role == TP_ROLE_FOOTER)
+                        g_string_append (want, "summary ");
+                      if (want->len > 0)
+                        g_string_truncate (want, want->len - 1);
+                      if (lines[l][0] == '\0')
+                        {
+                          g_string_free (want, TRUE);
+                          continue;
+                        }
+                      /* the line's first and last characters carry the
+                       * decoration its role gives, and nothing else */
+                      first = tags_at (&iter, "");
+                      gtk_text_iter_forward_to_line_end (&end);
+                      gtk_text_iter_backward_char (&end);
+                      last = tags_at (&end, "");
+                      g_assert_cmpstr (first, ==, want->str);
+                      g_assert_cmpstr (last, ==, want->str);
+                      g_string_free (want, TRUE);
+                    }
+                  else if (strlen (lines[l]) <= 400)
+                    {
+                      /* each byte's colour is the one of the token over it */
+                      gsize len = strlen (lines[l]);
+
+                      for (gsize b = 0; b < len; b = (gsize) (g_utf8_next_char (lines[l] + b) - lines[l]))
+                        {
+                          TpMapRef ref;
+                          const char *want = NULL;
+                          g_autofree char *got = NULL;
+                          GtkTextIter at;
+
+                          if (tp_session_map_ref_at (session, TP_READING_STABLEHLO, l, (uint32_t) b, &ref))
+                            want = hlo_tag_of_class (ref.klass);
+                          gtk_text_buffer_get_iter_at_line_index (buffer, &at, (int) l, (int) b);
+                          got = tags_at (&at, "hlo-");
+                          g_assert_cmpstr (got, ==, want != NULL ? want : "");
+                        }
+                    }
+                }
+            }
+
+          /* the selection: every node of the spec in turn */
+          for (uint32_t node = 0; node < spec_nodes && node < 40; node++)
+            {
+              tp_document_set_selected_node (document, (int) node);
+              for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+                {
+                  TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, (TpPane) p));
+                  GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_text_pane_get_view (pane));
+                  GtkTextTagTable *table = gtk_text_buffer_get_tag_table (buffer);
+                  GtkTextTag *sel = gtk_text_tag_table_lookup (table, "selected");
+                  GtkTextTag *ref_tag = gtk_text_tag_table_lookup (table, "selected-ref");
+                  size_t n_lines = tp_session_map_n_lines (session, (TpReading) p);
+
+                  for (size_t l = 0; l < n_lines; l++)
+                    {
+                      TpMapLine ml;
+                      GtkTextIter iter;
+
+                      tp_session_map_line (session, (TpReading) p, l, &ml);
+                      gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) l);
+                      g_assert_cmpint (gtk_text_iter_has_tag (&iter, sel), ==, ml.node == node);
+                      if (p != TP_PANE_STABLEHLO)
+                        continue;
+                      for (uint32_t k = 0; k < ml.n_refs; k++)
+                        {
+                          TpMapRef ref;
+                          GtkTextIter at;
+
+                          tp_session_map_ref (session, TP_READING_STABLEHLO, ml.first_ref + k, &ref);
+                          gtk_text_buffer_get_iter_at_line_index (buffer, &at, (int) l, (int) ref.start);
+                          g_assert_cmpint (gtk_text_iter_has_tag (&at, ref_tag), ==,
+                                           ref.klass == TP_TOKEN_SSA && ref.node == node && ml.node != node);
+                        }
+                    }
+                }
+            }
+          tp_session_free (session);
+          gtk_window_destroy (GTK_WINDOW (window));
+        }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 3 * SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The text the editor's source-span mark covers, or NULL. */
+static char *
+editor_span_text (TpWindow *window)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_editor_get_view (tp_window_get_editor (window)));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "tp-selected-span");
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (tag == NULL
+      || (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag)))
+    return NULL;
+  end = start;
+  gtk_text_iter_forward_to_tag_toggle (&end, tag);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* Selecting a node the program never named (`x @ w`) marks the
+ * characters of its expression in the editor, from the engine's source
+ * spans; a named node marks its expression and its statement's line. */
+static void
+test_window_source_span (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpTextPane *spec = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC));
+      GtkTextView *view = tp_text_pane_get_view (spec);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      g_autofree char *text = NULL;
+      g_autofree char *span = NULL;
+      const char *matmul;
+      GtkTextIter iter;
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, "x = input [2, 3]\nw = parameter [3, 4]\ny = relu(x @ w)\nloss = sum(y * y)\n");
+      tp_window_recompute_now (window);
+      text = tp_text_pane_dup_text (spec);
+      matmul = strstr (text, "MatMul");
+      g_assert_nonnull (matmul);
+
+      /* the reader clicks the MatMul line of the spec */
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      gtk_text_buffer_get_iter_at_offset (buffer, &iter, (int) g_utf8_pointer_to_offset (text, matmul));
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), >=, 0);
+      span = editor_span_text (window);
+      g_assert_cmpstr (span, ==, "x @ w");
+      g_assert_null (selected_editor_line (window));   /* no statement binds it */
+
+      /* a named node: its expression and its line */
+      tp_document_set_selected_node (document, tp_document_node_for_line (document, 4));
+      g_clear_pointer (&span, g_free);
+      span = editor_span_text (window);
+      g_assert_cmpstr (span, ==, "sum(y * y)");
+      g_assert_cmpstr (selected_editor_line (window), ==, "loss = sum(y * y)");
+
+      /* nothing selected, nothing marked */
+      tp_document_set_selected_node (document, -1);
+      g_clear_pointer (&span, g_free);
+      g_assert_null (editor_span_text (window));
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 static gboolean
 pane_is_dark (gpointer data)
 {
@@ -2235,6 +2511,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
   g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
+  g_test_add_func ("/ui/window/tags-follow-map", test_window_tags_follow_map);
+  g_test_add_func ("/ui/window/source-span", test_window_source_span);
   g_test_add_func ("/ui/window/shortcuts-from-editor", test_window_shortcuts_from_editor);
   g_test_add_func ("/ui/window/menu-gives-keyboard-back", test_window_menu_gives_keyboard_back);
   g_test_add_func ("/ui/window/accessible-names", test_window_accessible_names);

@@ -296,6 +296,96 @@ test('selecting a node highlights it in every reading', { skip }, async () => {
   assert.equal(await page.locator('.sel').count(), 0);
 });
 
+// Every span of a reading's markup, as [line, from, to, class, ref] in
+// UTF-16 units of the line, and every line's data-node, read off the DOM.
+function markupOf(page, reading) {
+  return page.$eval(`[data-reading="${reading}"]`, (root) => {
+    const spans = [], nodes = new Map();
+    let line = 0, col = 0;
+    const walk = (el) => {
+      for (const child of el.childNodes) {
+        if (child.nodeType === 3) {
+          for (const ch of child.data) {
+            if (ch === '\n') { line++; col = 0; } else col++;
+          }
+        } else if (child.nodeType === 1) {
+          const at = [line, col];
+          if (child.dataset.node !== undefined) nodes.set(line, [Number(child.dataset.node), child.className]);
+          walk(child);
+          if (child.dataset.node === undefined && child.className)
+            spans.push([at[0], at[1], col, child.className, child.dataset.ref === undefined ? null : Number(child.dataset.ref)]);
+        }
+      }
+    };
+    walk(root);
+    return { spans, nodes: [...nodes] };
+  });
+}
+
+test('the markup is the engine\'s map: line nodes, roles, token spans and references', { skip }, async () => {
+  const { TOKEN_CLASSES } = await import(join(process.env.TP_WEB_SOURCE, 'src', 'readings.js'));
+  const page = await b.page();
+  for (const sample of ['readme', 'mlp']) {
+    const program = readFileSync(join(samplesDir, `${sample}.tape`), 'utf8');
+    await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+    await ready(page);
+    const want = expected(program);
+    for (const [reading, kind] of [['spec', 'listing'], ['derivative', 'listing'], ['plan', 'listing'], ['stablehlo', 'stablehlo'], ['values', 'values']]) {
+      const { spans, nodes } = await markupOf(page, reading);
+      const map = want.map[reading];
+      const lines = want[reading].split('\n');
+      // a line stands for the map's node, derived as its role says
+      const wantNodes = map.lines.map((l, i) => [i, l]).filter(([, l]) => l.node !== null);
+      assert.deepEqual(nodes.map(([i, [n]]) => [i, n]), wantNodes.map(([i, l]) => [i, l.node]), `${sample} ${reading}: line nodes`);
+      for (const [i, [n, cls]] of nodes) {
+        const role = map.lines[i].role;
+        const derived = role === 'derived' || role === 'gradient' || (reading === 'plan' && n >= want.spec_nodes);
+        assert.equal(cls.split(' ').includes('ir-derived'), derived, `${sample} ${reading} line ${i}: derived`);
+      }
+      // on a node's line (and everywhere in StableHLO) every token the page
+      // colours is a token of the map, with its class and its node
+      const byte = (line, b) => new TextDecoder().decode(new TextEncoder().encode(line).subarray(0, b)).length;
+      const wantSpans = [];
+      for (const [i, start, end, klass, node] of map.refs) {
+        const onNode = map.lines[i].node !== null;
+        const table = kind === 'stablehlo' && !onNode ? TOKEN_CLASSES.stablehloFrame : TOKEN_CLASSES[kind];
+        const cls = onNode || kind === 'stablehlo' ? table[klass] : (klass === 'operand' || klass === 'ssa' ? 'ir-ref' : undefined);
+        if (!cls) continue;
+        wantSpans.push([i, byte(lines[i], start), byte(lines[i], end), cls, klass === 'operand' || klass === 'ssa' ? node : null]);
+      }
+      const shown = spans.filter(([, , , cls]) => cls !== 'ir-divider' && cls !== 'ir-summary');
+      shown.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      assert.deepEqual(shown, wantSpans, `${sample} ${reading}: token spans`);
+      // divider, footer and note lines keep their own colour
+      for (const [i, , , cls] of spans.filter(([, , , c]) => c === 'ir-divider' || c === 'ir-summary')) {
+        const role = map.lines[i].role;
+        assert.equal(cls, role === 'divider' ? 'ir-divider' : 'ir-summary', `${sample} ${reading} line ${i}`);
+        assert.ok(['divider', 'footer', 'note'].includes(role));
+      }
+    }
+  }
+});
+
+test('selecting an unnamed node marks its expression in the editor', { skip }, async () => {
+  const page = await b.page();
+  const program = 'x = input [2, 3]\nw = parameter [3, 4]\ny = relu(x @ w)\nloss = sum(y * y)\n';
+  await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+  await ready(page);
+  const want = expected(program);
+  const matmul = want.spec.split('\n').findIndex((l) => l.includes('MatMul'));
+  const node = want.map.spec.lines[matmul].node;
+  assert.deepEqual(want.sources[node], [3, 10, 14]);
+  await page.click(`[data-reading="spec"] [data-node="${node}"]`, { position: { x: 4, y: 4 } });
+  assert.equal(await page.locator('#editor .tp-source-span').textContent(), 'x @ w');
+  await page.screenshot({ path: join(shots, 'source-span.png') });
+  // a named node: its whole expression
+  const loss = want.names.find((n) => n.name === 'loss').node;
+  await page.click(`[data-reading="values"] [data-node="${loss}"]`, { position: { x: 4, y: 4 } });
+  assert.equal(await page.locator('#editor .tp-source-span').textContent(), 'sum(y * y)');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#editor .tp-source-span').count(), 0);
+});
+
 test('the picture downloads as SVG', { skip }, async () => {
   const page = await b.page();
   await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(README));

@@ -3,11 +3,11 @@
 //
 // in:  {id, program, target, observe, exact}
 // out: {id, status, text: {reading: engine text}, html: {reading: markup},
-//       names, target, observe, diagnostics, ms: {engine, markup}}
+//       names, sources, target, observe, diagnostics, ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
-import { countNodeLines, gradientNodes, hloHtml, irHtml, valuesHtml } from './readings.js';
+import { readingsHtml } from './readings.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -67,19 +67,6 @@ function read({ program, target, observe, exact }) {
   }
 }
 
-function markup(result) {
-  const specNodes = countNodeLines(result.spec);
-  const marks = new Set(result.results.map((r) => r.node));
-  const grads = gradientNodes(result.derivative);
-  return {
-    spec: irHtml(result.spec),
-    derivative: irHtml(result.derivative, { afterDivider: true }),
-    plan: irHtml(result.plan, { derivedFrom: specNodes, marks }),
-    stablehlo: hloHtml(result.stablehlo, result.arguments.map((a) => a.node)),
-    values: valuesHtml(result.values, result.names, grads),
-  };
-}
-
 self.onmessage = async (event) => {
   const request = event.data;
   try {
@@ -96,7 +83,7 @@ self.onmessage = async (event) => {
     }
     const t1 = performance.now();
     const result = JSON.parse(json);
-    const html = markup(result);
+    const html = readingsHtml(result);
     const t2 = performance.now();
     // Only what the page shows crosses over (tensors stay here).
     const text = {};
@@ -104,7 +91,7 @@ self.onmessage = async (event) => {
       text[r] = result[r];
     self.postMessage({
       id: request.id, status, text, html,
-      names: result.names, target: result.target, observe: result.observe,
+      names: result.names, sources: result.sources || [], target: result.target, observe: result.observe,
       diagnostics: result.diagnostics,
       ms: { engine: t1 - t0, markup: t2 - t1 },
     });

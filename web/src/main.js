@@ -22,13 +22,13 @@ import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tapeSupport } from './tape-language.js';
 import { TABS, VIEWS, formatHash, parseHash } from './state.js';
 import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
+import { showSourceSpan, sourceSpan } from './source-span.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
 const READ_DELAY_MS = 120;         // an edit is read once typing pauses this long
 const ENGINE_PATIENCE_MS = 2000;   // a newer request replaces a compile this old
 const GRAPH_PATIENCE_MS = 20000;   // a layout is given up after this long
-const GRAPH_MAX_NODES = 2000;      // the engine budgets its picture; this is a backstop
 
 const $ = (sel) => document.querySelector(sel);
 const readingEl = (name) => document.querySelector(`[data-reading="${name}"]`);
@@ -38,6 +38,7 @@ const paneEl = (name) => document.querySelector(`[data-pane="${name}"]`);
 const state = { program: '', target: '', observe: '', exact: false, tab: 'spec' };
 let selected = null;               // the node highlighted across readings
 let lastNames = [];                // names of the last program that read
+let lastSources = [];              // per node its source span, from the engine
 let lastSvg = '';                  // the current picture's SVG text
 let lastText = null;               // the engine's text readings, last shown
 
@@ -85,6 +86,7 @@ function editorState(doc) {
         ...defaultKeymap, ...historyKeymap,
       ]),
       tapeSupport(),
+      sourceSpan(),
       EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
@@ -365,6 +367,7 @@ function showResult(msg) {
     lastText = msg.text;
     lastNames = msg.names;
     used = { target: msg.target, observe: msg.observe };
+    lastSources = msg.sources;
     fillChoices();
   }
   shown = { ok: !refused, text: msg.text };
@@ -438,7 +441,6 @@ let graphSeq = 0;
 let graphJob = null;       // {id, dot, started, timer}
 let renderedDot = null;    // the DOT the picture now shows
 let wantedDot = '';        // the DOT of the current readings
-let allowLarge = false;    // the reader asked for a large layout
 
 function startGraphWorker() {
   graphWorker = new Worker(new URL('./graph-worker.js', import.meta.url), { type: 'module' });
@@ -469,10 +471,6 @@ function remember(dot, entry) {
   if (svgCache.size > 8) svgCache.delete(svgCache.keys().next().value);
 }
 
-function dotNodeCount(dot) {
-  return (dot.match(/^\s*n\d+\s*\[/gm) || []).length;
-}
-
 function showPicture(dot, refused) {
   const el = readingEl('picture');
   const pane = paneEl('picture');
@@ -498,14 +496,6 @@ function drawWanted() {
       const { svg, error } = svgCache.get(dot);
       setPicture(svg, dot);
       note.textContent = error ? `The picture could not be drawn: ${error}` : '';
-    } else if (dotNodeCount(dot) > GRAPH_MAX_NODES && !allowLarge) {
-      setPicture('', dot);
-      note.replaceChildren(`The graph has ${dotNodeCount(dot)} nodes; laying it out may take a while. `);
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = 'lay it out anyway';
-      b.onclick = () => { allowLarge = true; renderedDot = null; drawWanted(); };
-      note.append(b);
     } else if (!graphJob || (graphJob.dot !== dot && performance.now() - graphJob.started >= GRAPH_QUEUE_MS)) {
       if (graphJob) {
         stopGraphWorker();
@@ -776,6 +766,7 @@ $('#download-mlir').onclick = () => {
 
 function applySelection() {
   for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
+  showSourceSpan(view, selected === null ? null : lastSources[selected]);
   if (selected === null) return;
   for (const el of document.querySelectorAll(`.readings [data-node="${selected}"]`)) el.classList.add('sel');
   for (const el of document.querySelectorAll(`.readings [data-ref="${selected}"]`)) el.classList.add('sel-ref');
