@@ -878,13 +878,13 @@ tp_text_pane_set_pane (TpTextPane *self,
                        TpPane      pane)
 {
   self->pane = pane;
-  gtk_label_set_label (self->title_label, tp_pane_get_title (pane));
-  gtk_label_set_label (self->placeholder, panes[pane].empty);
+  gtk_label_set_label (self->title_label, gettext (tp_pane_get_title (pane)));
+  gtk_label_set_label (self->placeholder, gettext (panes[pane].empty));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->focus_button), "win.show-pane");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (self->focus_button), "s", tp_pane_get_id (pane));
   gtk_widget_add_css_class (GTK_WIDGET (self), tp_pane_get_id (pane));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tp_pane_get_title (pane),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, gettext (tp_pane_get_title (pane)),
                                   -1);
   {
     g_autofree char *copy = g_strdup_printf (/* Translators: %s is a pane's title */ _("Copy the %s reading"), gettext (tp_pane_get_title (pane)));
