@@ -419,19 +419,31 @@ build_stablehlo (TpSession *s)
   return take (s, TP_READING_STABLEHLO, &out);
 }
 
+/* Per node its display name (the first statement bound to it), NULL for
+ * a node no statement names; NULL when memory runs out. */
+static const char **
+display_names (TpSession *s)
+{
+  const char **names = tp_arena_calloc (&s->arena, s->prog.tape.len + 1,
+                                        sizeof *names);
+
+  if (names == NULL)
+    return NULL;
+  for (TpNode i = 0; i < s->spec_nodes; i++)
+    if (s->display[i] != TP_NO_NODE)
+      names[i] = s->prog.stmts[s->display[i]].name;
+  return names;
+}
+
 static bool
 build_dot (TpSession *s)
 {
-  const TpTape *t = &s->prog.tape;
-  const char **names = tp_arena_calloc (&s->arena, t->len + 1, sizeof *names);
+  const char **names = display_names (s);
   TpDotInput in;
   TpBuf out;
 
   if (names == NULL)
     return false;
-  for (TpNode i = 0; i < s->spec_nodes; i++)
-    if (s->display[i] != TP_NO_NODE)
-      names[i] = s->prog.stmts[s->display[i]].name;
   in.plan = &s->plan;
   in.spec_nodes = s->spec_nodes;
   in.names = names;
@@ -689,16 +701,12 @@ build_check (TpSession *s)
 static bool
 build_explain (TpSession *s)
 {
-  const TpTape *t = &s->prog.tape;
-  const char **names = tp_arena_calloc (&s->arena, t->len + 1, sizeof *names);
+  const char **names = display_names (s);
   TpExplainInput in;
   TpBuf out;
 
   if (names == NULL)
     return false;
-  for (TpNode i = 0; i < s->spec_nodes; i++)
-    if (s->display[i] != TP_NO_NODE)
-      names[i] = s->prog.stmts[s->display[i]].name;
   in.plan = &s->plan;
   in.spec_nodes = s->spec_nodes;
   in.names = names;

@@ -364,6 +364,20 @@ run_app_with_steps (GSourceFunc steps)
   g_object_unref (bus);
 }
 
+/* Runs an application whose steps are steps in a subprocess of this test,
+ * and requires it to pass. */
+static void
+run_steps_in_subprocess (GSourceFunc steps)
+{
+  if (g_test_subprocess ())
+    {
+      run_app_with_steps (steps);
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 static GtkWindow *
 shown_message_dialog (guint *n)
 {
@@ -462,13 +476,7 @@ open_twice_steps_cb (gpointer data)
 static void
 test_application_open_twice (void)
 {
-  if (g_test_subprocess ())
-    {
-      run_app_with_steps (open_twice_steps_cb);
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  run_steps_in_subprocess (open_twice_steps_cb);
 }
 
 /* A file that cannot be opened leaves no empty window behind: the
@@ -502,13 +510,7 @@ failed_open_steps_cb (gpointer data)
 static void
 test_application_failed_open (void)
 {
-  if (g_test_subprocess ())
-    {
-      run_app_with_steps (failed_open_steps_cb);
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  run_steps_in_subprocess (failed_open_steps_cb);
 }
 
 /* Ctrl+Q with unsaved changes in three windows asks once, for all of
@@ -557,13 +559,7 @@ quit_steps_cb (gpointer data)
 static void
 test_application_quit_one_dialog (void)
 {
-  if (g_test_subprocess ())
-    {
-      run_app_with_steps (quit_steps_cb);
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  run_steps_in_subprocess (quit_steps_cb);
 }
 
 static gboolean
@@ -678,13 +674,7 @@ present_steps_cb (gpointer data)
 static void
 test_application_present (void)
 {
-  if (g_test_subprocess ())
-    {
-      run_app_with_steps (present_steps_cb);
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  run_steps_in_subprocess (present_steps_cb);
 }
 
 /* New Window opens the sample last chosen from the samples menu. */
@@ -708,13 +698,7 @@ new_window_steps_cb (gpointer data)
 static void
 test_application_new_window_sample (void)
 {
-  if (g_test_subprocess ())
-    {
-      run_app_with_steps (new_window_steps_cb);
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  run_steps_in_subprocess (new_window_steps_cb);
 }
 
 int
