@@ -4,7 +4,7 @@
  * f32 one (tp-run.c) so that a mistake in one is not repeated in the
  * other: every forward op evaluated element by element in double.  Its
  * exp, log, tanh, sin and cos are written here from +, -, *, / and
- * ldexp/frexp alone (sqrt is IEEE's), never the platform libm's, so the
+ * exponent bits alone (sqrt is IEEE's), never the platform libm's, so the
  * check gives the same bits in native and wasm builds; they are
  * accurate to a few units in the last place, far below what a central
  * difference resolves.  It runs the target's ancestors among the program's own
@@ -24,6 +24,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "tp-json.h"
@@ -48,6 +49,48 @@ round_int (double x)
   return (double) (int64_t) (x < 0 ? x - 0.5 : x + 0.5);
 }
 
+/* x * 2^k, by multiplying with powers of two built from their bits (no
+ * libm: the command line then links the C library alone). */
+static double
+times_pow2 (double x, int k)
+{
+  uint64_t bits;
+  double p;
+
+  while (k > 1023)
+    {
+      x *= 0x1p1023;
+      k -= 1023;
+    }
+  while (k < -1022)
+    {
+      x *= 0x1p-1022;
+      k += 1022;
+    }
+  bits = (uint64_t) (k + 1023) << 52;
+  memcpy (&p, &bits, sizeof p);
+  return x * p;
+}
+
+/* x = m 2^e with m in [0.5, 1), for a finite x > 0. */
+static double
+split_pow2 (double x, int *e)
+{
+  uint64_t bits;
+  int scaled = 0;
+
+  if (x < 0x1p-1022)
+    {
+      x *= 0x1p64;                          /* a subnormal: make it normal */
+      scaled = 64;
+    }
+  memcpy (&bits, &x, sizeof bits);
+  *e = (int) ((bits >> 52) & 0x7ff) - 1022 - scaled;
+  bits = (bits & ~(UINT64_C (0x7ff) << 52)) | (UINT64_C (1022) << 52);
+  memcpy (&x, &bits, sizeof x);
+  return x;
+}
+
 static double
 d_exp (double x)
 {
@@ -69,7 +112,7 @@ d_exp (double x)
       term = term * r / n;
       sum += term;
     }
-  return ldexp (sum, (int) k);
+  return times_pow2 (sum, (int) k);
 }
 
 static double
@@ -84,7 +127,7 @@ d_log (double x)
     return -HUGE_VAL;
   if (x > DBL_MAX)
     return x;
-  m = frexp (x, &e);                        /* x = m 2^e, m in [0.5, 1) */
+  m = split_pow2 (x, &e);                   /* x = m 2^e, m in [0.5, 1) */
   if (m < 0.70710678118654752440)
     {
       m *= 2.0;

@@ -45,6 +45,12 @@ def main():
             check("topos %s loads no graphviz, cairo, X11 or GLib library"
                   % " ".join(args), not heavy and len(libs) > 0,
                   "loaded: %s" % ", ".join(libs))
+            # Nor anything else but the C library (and the loader): a
+            # readings-only run starts like a plain C program.
+            extra = [l for l in libs if not re.match(
+                r"lib(c|dl|pthread)\.so|ld-linux", os.path.basename(l))]
+            check("topos %s loads the C library alone" % " ".join(args),
+                  not extra, "also loaded: %s" % ", ".join(extra))
 
         svg = os.path.join(tmp, "out.svg")
         libs, run = loaded([topos, "--svg", svg, sample])
