@@ -553,6 +553,77 @@ bench_typing (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Loads the [n, n] program, types a comment at its end one key at a
+ * time, 60 ms apart, and goes back to the README sample: the time from
+ * each key to the next painted frame, the longest stall and the resident
+ * memory before, with, and after it. */
+static void
+bench_big (guint n)
+{
+  static const char keys[] = "# typed";
+  TpWindow *window = window_new ();
+  TpDocument *document = tp_window_get_document (window);
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  g_autofree char *program = g_strdup_printf ("x = parameter [%u, %u]\nloss = sum(x @ x)\n", n, n);
+  g_autoptr(GArray) to_screen = g_array_new (FALSE, FALSE, sizeof (double));
+  gint64 worst = 0, worst_busy = 0, started, loaded_at;
+  double rss_start, rss_loaded, rss_peak, rss_back;
+
+  window_load (window, "readme", NULL);
+  wait_ms (500);
+  rss_start = rss_mb ();
+  stall_reset ();
+  started = g_get_monotonic_time ();
+  tp_document_set_text (document, program);
+  wait_ready (window);
+  wait_painted (window);
+  loaded_at = g_get_monotonic_time ();
+  worst = max_gap;
+  worst_busy = max_busy;
+  rss_loaded = rss_peak = rss_mb ();
+  for (const char *p = keys; *p != '\0'; p++)
+    {
+      GtkTextIter end;
+      gint64 key, limit;
+
+      stall_reset ();
+      painted = FALSE;
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      key = g_get_monotonic_time ();
+      gtk_text_buffer_insert_interactive (buffer, &end, p, 1, TRUE);
+      limit = key + 5 * G_USEC_PER_SEC;
+      while (!painted && g_get_monotonic_time () < limit)
+        g_main_context_iteration (NULL, TRUE);
+      {
+        double ms = (double) (g_get_monotonic_time () - key) / 1000.0;
+
+        g_array_append_val (to_screen, ms);
+      }
+      wait_ms (60);
+      worst = MAX (worst, max_gap);
+      worst_busy = MAX (worst_busy, max_busy);
+    }
+  stall_reset ();
+  wait_ready (window);
+  wait_ms (300);
+  worst = MAX (worst, max_gap);
+  worst_busy = MAX (worst_busy, max_busy);
+  rss_peak = MAX (rss_peak, rss_mb ());
+  window_load (window, "readme", NULL);
+  wait_ms (1500);
+  rss_back = rss_mb ();
+  printf ("\nbig tensors: x = parameter [%u, %u], loss = sum(x @ x); %zu keys typed 60 ms apart\n",
+          n, n, strlen (keys));
+  printf ("  %-44s %.1f ms\n", "load -> ready and painted", (double) (loaded_at - started) / 1000.0);
+  print_times ("key -> next painted frame", to_screen);
+  printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall)\n", "longest main-thread stall",
+          (double) worst / 1000.0, (double) worst_busy / 1000.0);
+  printf ("  %-44s %.1f MB start, %.1f loaded, %.1f peak, %.1f back at the sample (%+.1f)\n", "resident memory",
+          rss_start, rss_loaded, rss_peak, rss_back, rss_back - rss_start);
+  fflush (stdout);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* {==== relayouts ====} */
 
 typedef struct
@@ -635,7 +706,7 @@ main (int   argc,
       char *argv[])
 {
   guint edits = 100, relayouts = 500;
-  gboolean skip_edits = FALSE, skip_relayouts = FALSE;
+  gboolean skip_edits = FALSE, skip_relayouts = FALSE, skip_big = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -651,9 +722,11 @@ main (int   argc,
         skip_edits = TRUE;
       else if (g_str_equal (argv[i], "--skip-relayouts"))
         skip_relayouts = TRUE;
+      else if (g_str_equal (argv[i], "--skip-big"))
+        skip_big = TRUE;
       else
         {
-          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]\n");
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big]\n");
           return 2;
         }
     }
@@ -693,6 +766,12 @@ main (int   argc,
       bench_edits (edits, TP_RECOMPUTE_DELAY_MS);
       bench_edits (edits, 0);
       bench_typing ();
+    }
+
+  if (!skip_big)
+    {
+      bench_big (600);
+      bench_big (1000);
     }
 
   if (!skip_relayouts)
