@@ -36,7 +36,7 @@ typedef struct
 #define TP_FOLD_TAIL 240
 /* "show all" shows a line whole up to this many bytes, else folded
  * around this much of its start */
-#define TP_FOLD_SHOW_ALL 131072
+#define TP_FOLD_SHOW_ALL 32768
 
 typedef struct
 {
