@@ -1262,6 +1262,69 @@ test_window_folded_values (void)
   g_test_trap_assert_passed ();
 }
 
+/* The signature of 150 arguments (6,400 characters) is folded in the
+ * StableHLO pane: an argument in its start is still marked (the map's
+ * offsets translated), one hidden in the fold marks only its uses, and
+ * the cursor on a shown argument selects its node. */
+static void
+test_window_folded_stablehlo (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_STABLEHLO));
+      GtkTextView *view = tp_text_pane_get_view (pane);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      GtkTextTag *ref = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected-ref");
+      g_autofree char *program = layered_program (150, "");
+      g_autofree char *signature = NULL;
+      const char *at;
+      GtkTextIter iter;
+      int arg1, arg100;
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, program);
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      signature = buffer_line (buffer, 1);
+      g_assert_true (g_str_has_prefix (signature, "  func.func @main(%arg0: "));
+      g_assert_nonnull (strstr (signature, " … "));
+      g_assert_null (strstr (signature, "%arg100:"));
+      at = strstr (signature, "%arg1:");
+      g_assert_nonnull (at);
+      arg1 = tp_readings_get_argument_node (tp_document_get_readings (document), 1);
+      arg100 = tp_readings_get_argument_node (tp_document_get_readings (document), 100);
+      g_assert_cmpint (arg1, >=, 0);
+      g_assert_cmpint (arg100, >=, 0);
+
+      tp_document_set_selected_node (document, arg1);
+      gtk_text_buffer_get_iter_at_line_index (buffer, &iter, 1, (int) (at - signature));
+      g_assert_true (gtk_text_iter_starts_tag (&iter, ref));
+      gtk_text_iter_forward_chars (&iter, (int) strlen ("%arg1"));
+      g_assert_true (gtk_text_iter_ends_tag (&iter, ref));
+
+      /* hidden in the fold: nothing on the signature line is marked */
+      tp_document_set_selected_node (document, arg100);
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, 1);
+      g_assert_false (gtk_text_iter_has_tag (&iter, ref));
+      g_assert_true (gtk_text_iter_forward_to_tag_toggle (&iter, ref));
+      g_assert_cmpint (gtk_text_iter_get_line (&iter), >, 1);
+
+      /* the cursor on %arg1 in the folded line selects it */
+      tp_document_set_selected_node (document, -1);
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      gtk_text_buffer_get_iter_at_line_index (buffer, &iter, 1, (int) (at - signature) + 2);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, arg1);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 /* The tag covering every character of the first @token in @text (@buffer
  * holds @text), or NULL when the characters do not share one. */
 static const char *
@@ -2733,6 +2796,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
   g_test_add_func ("/ui/window/folded-values", test_window_folded_values);
+  g_test_add_func ("/ui/window/folded-stablehlo", test_window_folded_stablehlo);
   g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
   g_test_add_func ("/ui/window/tags-follow-map", test_window_tags_follow_map);
   g_test_add_func ("/ui/window/source-span", test_window_source_span);
