@@ -46,6 +46,11 @@ tp_readings_clear (TpReadings *self)
       g_free (self->map_refs[r]);
     }
   g_free (self->sources);
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      g_free (self->shown[r]);
+      g_free (self->folds[r]);
+    }
 }
 
 TpReadings *
@@ -151,6 +156,228 @@ tp_readings_copy_map (TpReadings      *self,
   self->picture_reduced = tp_session_picture_reduced (session);
 }
 
+/* {==== folding long lines ====} */
+
+/* Builds the folded form of @line (@length bytes, no '\n'): at most
+ * @head_max bytes of its start and @tail_max of its end, cut after a
+ * space where one is near so no number is split, and always on a UTF-8
+ * character boundary, then " … ", the end, and the count with the "show
+ * all" control (when @offer).  A line that fits in head_max + tail_max is kept whole,
+ * with no marker and no suffix.  Fills @fold but its line and offset. */
+char *
+tp_fold_line (const char *line,
+              gsize       length,
+              gsize       head_max,
+              gsize       tail_max,
+              guint64     count,
+              gboolean    elements,
+              gboolean    offer,
+              TpFold     *fold)
+{
+  /* Translators: between the start and the end of a folded line */
+  const char *marker = _(" … ");
+  /* Translators: the control that unfolds a folded line */
+  const char *control = offer ? _("show all") : "";
+  g_autofree char *counted = NULL;
+  g_autofree char *number = NULL;
+  gsize head, tail;
+  GString *s;
+
+  fold->length = length;
+  fold->count = count;
+  fold->elements = elements;
+  if (length <= head_max + tail_max)
+    {
+      fold->head = length;
+      fold->tail = fold->marker = fold->suffix = fold->control = 0;
+      return g_strndup (line, length);
+    }
+  head = head_max;
+  for (gsize k = 0; k < 40 && head - k > 0; k++)
+    if (line[head - k - 1] == ' ')
+      {
+        head -= k;
+        break;
+      }
+  while (head > 0 && (line[head] & 0xc0) == 0x80)
+    head--;
+  tail = length - tail_max;
+  for (gsize k = 0; k < 40 && tail + k < length; k++)
+    if (line[tail + k] == ' ')
+      {
+        tail += k + 1;
+        break;
+      }
+  while (tail < length && (line[tail] & 0xc0) == 0x80)
+    tail++;
+  number = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  if (elements)
+    /* Translators: after a folded values line; %s is a number */
+    counted = g_strdup_printf (ngettext ("   [%s element] ", "   [%s elements] ", (gulong) MIN (count, G_MAXULONG)), number);
+  else
+    /* Translators: after a folded line; %s is a number */
+    counted = g_strdup_printf (ngettext ("   [%s character] ", "   [%s characters] ", (gulong) MIN (count, G_MAXULONG)), number);
+  s = g_string_sized_new (head + (length - tail) + 64);
+  g_string_append_len (s, line, (gssize) head);
+  g_string_append (s, marker);
+  g_string_append_len (s, line + tail, (gssize) (length - tail));
+  g_string_append (s, counted);
+  g_string_append (s, control);
+  fold->head = head;
+  fold->tail = length - tail;
+  fold->marker = strlen (marker);
+  fold->control = strlen (control);
+  fold->suffix = strlen (counted) + fold->control;
+  return g_string_free (s, FALSE);
+}
+
+/* A byte offset of the full line as an offset of the shown line: a
+ * place in the hidden middle goes to the marker's start. */
+gsize
+tp_fold_to_shown (const TpFold *fold,
+                  gsize         at)
+{
+  if (at <= fold->head)
+    return at;
+  if (at < fold->length - fold->tail)
+    return fold->head;
+  return MIN (at, fold->length) - (fold->length - fold->tail) + fold->head + fold->marker;
+}
+
+/* A byte offset of the shown line as one of the full line, or -1 in the
+ * marker and the suffix. */
+gssize
+tp_fold_to_full (const TpFold *fold,
+                 gsize         at)
+{
+  if (at <= fold->head && (at < fold->head || fold->marker == 0))
+    return (gssize) at;
+  if (at < fold->head + fold->marker)
+    return -1;
+  at -= fold->head + fold->marker;
+  if (at >= fold->tail)
+    return -1;
+  return (gssize) (fold->length - fold->tail + at);
+}
+
+/* The elements of the value of line @line's node in the values reading
+ * (the engine's node value), or 0 when the line has no node value. */
+static guint64
+tp_readings_line_elements (TpReadings      *self,
+                           const TpSession *session,
+                           TpReading        which,
+                           guint            line,
+                           gboolean        *elements)
+{
+  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
+  const uint32_t *dims = NULL;
+  uint32_t rank = 0;
+  guint64 n = 1;
+
+  *elements = FALSE;
+  if (which != TP_READING_VALUES || l == NULL || l->node == TP_MAP_NO_NODE
+      || tp_session_node_value (session, l->node, &rank, &dims) == NULL)
+    return 0;
+  for (uint32_t a = 0; a < rank; a++)
+    n *= dims[a];
+  *elements = TRUE;
+  return n;
+}
+
+/* Folds every line of each reading over TP_FOLD_LIMIT bytes, in the
+ * worker thread (the map must be copied already). */
+static void
+tp_readings_fold (TpReadings      *self,
+                  const TpSession *session)
+{
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      const char *text = self->text[r];
+      GString *shown = NULL;
+      GArray *folds = NULL;
+      const char *p = text;
+      guint line = 0;
+
+      if (text == NULL)
+        continue;
+      for (;; line++)
+        {
+          const char *nl = strchr (p, '\n');
+          gsize len = nl != NULL ? (gsize) (nl - p) : strlen (p);
+
+          if (len > TP_FOLD_LIMIT)
+            {
+              TpFold fold = { 0 };
+              gboolean elements = FALSE;
+              guint64 count = tp_readings_line_elements (self, session, (TpReading) r, line, &elements);
+              g_autofree char *folded = NULL;
+
+              if (!elements)
+                count = (guint64) g_utf8_strlen (p, (gssize) len);
+              folded = tp_fold_line (p, len, TP_FOLD_HEAD, TP_FOLD_TAIL, count, elements, TRUE, &fold);
+              fold.line = line;
+              fold.offset = (gsize) (p - text);
+              if (shown == NULL)
+                {
+                  shown = g_string_sized_new (65536);
+                  g_string_append_len (shown, text, (gssize) (p - text));
+                  folds = g_array_new (FALSE, FALSE, sizeof (TpFold));
+                }
+              g_string_append (shown, folded);
+              g_array_append_val (folds, fold);
+            }
+          else if (shown != NULL)
+            g_string_append_len (shown, p, (gssize) len);
+          if (nl == NULL)
+            break;
+          if (shown != NULL)
+            g_string_append_c (shown, '\n');
+          p = nl + 1;
+        }
+      if (shown != NULL)
+        {
+          self->shown[r] = g_string_free (shown, FALSE);
+          self->n_folds[r] = folds->len;
+          self->folds[r] = (TpFold *) (void *) g_array_free (folds, FALSE);
+        }
+    }
+}
+
+/* The text a pane shows: the reading with its long lines folded. */
+const char *
+tp_readings_get_shown_text (TpReadings *self,
+                            TpReading   which)
+{
+  g_return_val_if_fail (self != NULL && (guint) which < TP_N_READINGS, "");
+
+  return self->shown[which] != NULL ? self->shown[which] : tp_readings_get_text (self, which);
+}
+
+/* The fold of line @line of reading @which, or NULL when it is whole. */
+const TpFold *
+tp_readings_get_fold (TpReadings *self,
+                      TpReading   which,
+                      guint       line)
+{
+  guint lo = 0, hi;
+
+  if (self == NULL || (guint) which >= TP_N_READINGS)
+    return NULL;
+  hi = self->n_folds[which];
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (self->folds[which][mid].line == line)
+        return &self->folds[which][mid];
+      if (self->folds[which][mid].line < line)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
+}
+
 /* Copies every reading and the names list out of a session that read. */
 static TpReadings *
 tp_readings_new_from_session (const TpSession *session)
@@ -187,6 +414,7 @@ tp_readings_new_from_session (const TpSession *session)
   for (size_t i = 0; i < n_arguments; i++)
     self->arguments[i] = arguments[i];
   tp_readings_copy_map (self, session);
+  tp_readings_fold (self, session);
   return self;
 }
 

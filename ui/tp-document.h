@@ -25,6 +25,33 @@ typedef struct
   gboolean parameter;
 } TpNameInfo;
 
+/* A line of a reading over TP_FOLD_LIMIT bytes is shown folded: its
+ * start, " … ", its end, then a count and a "show all" control (the
+ * suffix).  Decided in the worker thread from the text's line lengths,
+ * so no multi-megabyte line reaches the main thread's text views.  The
+ * map's byte offsets refer to the full line: tp_fold_to_shown and
+ * tp_fold_to_full translate. */
+#define TP_FOLD_LIMIT 4000
+#define TP_FOLD_HEAD 600
+#define TP_FOLD_TAIL 240
+/* "show all" shows a line whole up to this many bytes, else folded
+ * around this much of its start */
+#define TP_FOLD_SHOW_ALL 32768
+
+typedef struct
+{
+  guint line;
+  gsize offset;       /* the full line's start in the reading's text */
+  gsize length;       /* the full line's bytes, its '\n' not counted */
+  gsize head;         /* bytes of its start shown */
+  gsize tail;         /* bytes of its end shown */
+  gsize marker;       /* bytes of the " … " between them (0: not folded) */
+  gsize suffix;       /* bytes after the tail: the count and the control */
+  gsize control;      /* of which the "show all" control, at the end */
+  guint64 count;      /* elements (values), else characters */
+  gboolean elements;
+} TpFold;
+
 /* An immutable snapshot of every reading of one successful compile.
  * Reference counted; safe to share between threads. */
 struct _TpReadings
@@ -41,6 +68,11 @@ struct _TpReadings
   TpMapRef *map_refs[TP_N_READINGS];
   guint spec_nodes;   /* nodes at or after it were appended by differentiate */
   TpSourceSpan *sources;  /* per node; line 0 for none */
+  /* what the panes show: the text with its long lines folded (NULL
+   * when no line is), and the folds, in line order */
+  char *shown[TP_N_READINGS];
+  TpFold *folds[TP_N_READINGS];
+  guint n_folds[TP_N_READINGS];
   guint n_nodes;
   gboolean picture_reduced;
 };
@@ -64,6 +96,23 @@ const TpMapRef  *tp_readings_get_map_refs (TpReadings *self,
 gboolean    tp_readings_get_source    (TpReadings   *self,
                                        guint         node,
                                        TpSourceSpan *span);
+const char *tp_readings_get_shown_text (TpReadings *self,
+                                        TpReading   which);
+const TpFold *tp_readings_get_fold    (TpReadings   *self,
+                                       TpReading     which,
+                                       guint         line);
+char       *tp_fold_line              (const char   *line,
+                                       gsize         length,
+                                       gsize         head_max,
+                                       gsize         tail_max,
+                                       guint64       count,
+                                       gboolean      elements,
+                                       gboolean      offer,
+                                       TpFold       *fold);
+gsize       tp_fold_to_shown          (const TpFold *fold,
+                                       gsize         at);
+gssize      tp_fold_to_full           (const TpFold *fold,
+                                       gsize         at);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpReadings, tp_readings_unref)
 

@@ -41,12 +41,15 @@ struct _TpTextPane
   guint8 *flags;                /* the LINE_* flags of the shown lines */
   guint n_flags;
   GtkTextTag *hlo_tags[7];      /* StableHLO token colours, HLO_N_KINDS */
+  GtkTextTag *show_all_tag;     /* a folded line's "show all" control */
+  GArray *expanded;             /* TpFold: the lines "show all" unfolded */
 
   TpPane pane;
   guint updating : 1;
   guint deferred : 1;           /* new readings wait for the pane to show */
   guint dark : 1;
   guint styled : 1;
+  guint dirty : 1;              /* the buffer is not shown's text: a line was unfolded */
 };
 
 G_DEFINE_FINAL_TYPE (TpTextPane, tp_text_pane, GTK_TYPE_WIDGET)
@@ -116,6 +119,20 @@ line_node (TpReadings *readings,
   return l != NULL && l->node != TP_MAP_NO_NODE && l->node <= G_MAXINT ? (int) l->node : -1;
 }
 
+/* How buffer line @line of the shown reading is folded, or NULL when it
+ * is whole: the map's offsets are the full line's. */
+static const TpFold *
+pane_fold (TpTextPane *self,
+           TpReadings *readings,
+           guint       line)
+{
+  if (readings == self->shown && self->expanded != NULL)
+    for (guint i = 0; i < self->expanded->len; i++)
+      if (g_array_index (self->expanded, TpFold, i).line == line)
+        return &g_array_index (self->expanded, TpFold, i);
+  return tp_readings_get_fold (readings, (TpReading) self->pane, line);
+}
+
 /* The node under the insertion cursor, or -1: in StableHLO the SSA value
  * under (or just before) the cursor, else the line's own node. */
 static int
@@ -134,6 +151,15 @@ tp_text_pane_node_at_cursor (TpTextPane *self)
       guint at = (guint) gtk_text_iter_get_line_index (&iter);
       guint n = 0;
       const TpMapRef *refs = tp_readings_get_map_refs (self->shown, TP_READING_STABLEHLO, (guint) line, &n);
+      const TpFold *fold = pane_fold (self, self->shown, (guint) line);
+
+      if (fold != NULL)
+        {
+          gssize full = tp_fold_to_full (fold, at);
+
+          n = full < 0 ? 0 : n;
+          at = full < 0 ? 0 : (guint) full;
+        }
 
       for (guint k = 0; k < n; k++)
         if (refs[k].klass == TP_TOKEN_SSA && refs[k].node != TP_MAP_NO_NODE
@@ -375,6 +401,7 @@ static void
 hlo_tag_line (GtkTextBuffer *buffer,
               GtkTextTag   **tags,
               TpReadings    *readings,
+              const TpFold  *fold,
               int            line,
               gsize          len)
 {
@@ -387,12 +414,14 @@ hlo_tag_line (GtkTextBuffer *buffer,
   for (guint k = 0; k < n; k++)
     {
       int kind = hlo_kind_of_class (refs[k].klass);
+      gsize start = fold != NULL ? tp_fold_to_shown (fold, refs[k].start) : refs[k].start;
+      gsize end = fold != NULL ? tp_fold_to_shown (fold, refs[k].end) : refs[k].end;
       GtkTextIter a, b;
 
-      if (kind < 0 || refs[k].end > len)
+      if (kind < 0 || end > len || end <= start)
         continue;
-      gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) refs[k].start);
-      gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) refs[k].end);
+      gtk_text_buffer_get_iter_at_line_index (buffer, &a, line, (int) start);
+      gtk_text_buffer_get_iter_at_line_index (buffer, &b, line, (int) end);
       gtk_text_buffer_apply_tag (buffer, tags[kind], &a, &b);
     }
 }
@@ -426,14 +455,20 @@ tp_text_pane_show_selected (TpTextPane *self)
         {
           guint n = 0;
           const TpMapRef *refs = tp_readings_get_map_refs (self->shown, TP_READING_STABLEHLO, line, &n);
+          const TpFold *fold = n > 0 ? pane_fold (self, self->shown, line) : NULL;
 
           for (guint k = 0; k < n; k++)
             if (refs[k].klass == TP_TOKEN_SSA && refs[k].node == (guint) node)
               {
+                /* the map's offsets are the full line's */
+                gsize from = fold != NULL ? tp_fold_to_shown (fold, refs[k].start) : refs[k].start;
+                gsize to = fold != NULL ? tp_fold_to_shown (fold, refs[k].end) : refs[k].end;
                 GtkTextIter a, b;
 
-                gtk_text_buffer_get_iter_at_line_index (buffer, &a, (int) line, (int) refs[k].start);
-                gtk_text_buffer_get_iter_at_line_index (buffer, &b, (int) line, (int) refs[k].end);
+                if (to <= from)
+                  continue;     /* hidden in the fold */
+                gtk_text_buffer_get_iter_at_line_index (buffer, &a, (int) line, (int) from);
+                gtk_text_buffer_get_iter_at_line_index (buffer, &b, (int) line, (int) to);
                 gtk_text_buffer_apply_tag_by_name (buffer, "selected-ref", &a, &b);
                 if (first_ref < 0)
                   first_ref = (int) line;
@@ -566,6 +601,22 @@ tp_text_pane_finish_update (TpTextPane *self)
   tp_text_pane_show_selected (self);
 }
 
+/* Marks the "show all" control at the end of folded line @fold. */
+static void
+tag_control (TpTextPane   *self,
+             const TpFold *fold)
+{
+  GtkTextIter a, b;
+  gsize end;
+
+  if (fold == NULL || fold->control == 0)
+    return;
+  end = fold->head + fold->marker + fold->tail + fold->suffix;
+  gtk_text_buffer_get_iter_at_line_index (GTK_TEXT_BUFFER (self->buffer), &a, (int) fold->line, (int) (end - fold->control));
+  gtk_text_buffer_get_iter_at_line_index (GTK_TEXT_BUFFER (self->buffer), &b, (int) fold->line, (int) end);
+  gtk_text_buffer_apply_tag (GTK_TEXT_BUFFER (self->buffer), self->show_all_tag, &a, &b);
+}
+
 /* One slice of @self's update: at most *budget bytes of new lines (one
  * line at least) replace as many old lines.  Returns TRUE when the update
  * is complete. */
@@ -609,13 +660,17 @@ tp_text_pane_update_step (TpTextPane *self,
             {
               const char *nl = memchr (p, '\n', (gsize) (to - p));
 
-              hlo_tag_line (buffer, self->hlo_tags, update->readings, line, (gsize) ((nl != NULL ? nl : to) - p));
+              hlo_tag_line (buffer, self->hlo_tags, update->readings,
+                            tp_readings_get_fold (update->readings, TP_READING_STABLEHLO, (guint) line),
+                            line, (gsize) ((nl != NULL ? nl : to) - p));
               p = nl != NULL ? nl + 1 : to;
             }
         }
       else
         decorate_lines (buffer, update->flags, update->line,
                         MIN (update->line + (int) lines, (int) update->n_lines));
+      for (int line = update->line; update->readings != NULL && line < update->line + (int) lines; line++)
+        tag_control (self, tp_readings_get_fold (update->readings, (TpReading) self->pane, (guint) line));
       update->line += (int) lines;
       update->next = to;
       *budget -= to - from;
@@ -661,16 +716,16 @@ tp_text_pane_update_text (TpTextPane *self)
 {
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
-  const char *text = readings != NULL ? tp_readings_get_text (readings, (TpReading) self->pane) : "";
+  const char *text = readings != NULL ? tp_readings_get_shown_text (readings, (TpReading) self->pane) : "";
   g_autofree char *held = NULL;
   const char *old;
   gsize old_len, new_len, prefix, tail, limit;
   TpTextUpdate *update;
 
   gtk_widget_set_visible (GTK_WIDGET (self->placeholder), text[0] == '\0');
-  if (self->update == NULL)
+  if (self->update == NULL && !self->dirty)
     {
-      old = self->shown != NULL ? tp_readings_get_text (self->shown, (TpReading) self->pane) : "";
+      old = self->shown != NULL ? tp_readings_get_shown_text (self->shown, (TpReading) self->pane) : "";
       if (strcmp (old, text) == 0)
         {
           if (readings != NULL)
@@ -683,7 +738,8 @@ tp_text_pane_update_text (TpTextPane *self)
     }
   else
     {
-      /* an update was under way: the buffer is part old, part new */
+      /* an update was under way: the buffer is part old, part new; or
+       * a line was unfolded (at most TP_FOLD_SHOW_ALL bytes of it) */
       GtkTextIter start, end;
 
       gtk_text_buffer_get_bounds (buffer, &start, &end);
@@ -691,6 +747,8 @@ tp_text_pane_update_text (TpTextPane *self)
       g_clear_pointer (&self->update, tp_text_update_free);
       g_clear_pointer (&self->flags, g_free);
     }
+  self->dirty = FALSE;
+  g_array_set_size (self->expanded, 0);
 
   update = g_new0 (TpTextUpdate, 1);
   update->readings = readings != NULL ? tp_readings_ref (readings) : NULL;
@@ -827,9 +885,85 @@ tp_text_pane_get_dark (TpTextPane *self)
 static void
 tp_text_pane_copy_clicked_cb (TpTextPane *self)
 {
-  g_autofree char *text = tp_text_pane_dup_text (self);
+  g_autofree char *text = tp_text_pane_dup_reading (self);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+/* "show all": buffer line @line, when folded, is shown whole (up to
+ * TP_FOLD_SHOW_ALL bytes; a longer one stays folded around that much of
+ * its start).  Returns TRUE when the line was unfolded. */
+gboolean
+tp_text_pane_show_all (TpTextPane *self,
+                       guint       line)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  const TpFold *fold;
+  TpFold whole = { 0 };
+  g_autofree char *text = NULL;
+  const char *full;
+  GtkTextIter a, b;
+
+  g_return_val_if_fail (TP_IS_TEXT_PANE (self), FALSE);
+
+  tp_text_pane_flush (self);
+  fold = self->shown != NULL ? pane_fold (self, self->shown, line) : NULL;
+  if (fold == NULL || fold->control == 0)
+    return FALSE;
+  full = tp_readings_get_text (self->shown, (TpReading) self->pane) + fold->offset;
+  if (fold->length <= TP_FOLD_SHOW_ALL)
+    text = tp_fold_line (full, fold->length, fold->length, 0, fold->count, fold->elements, FALSE, &whole);
+  else
+    text = tp_fold_line (full, fold->length, TP_FOLD_SHOW_ALL, TP_FOLD_TAIL, fold->count, fold->elements, FALSE, &whole);
+  whole.line = fold->line;
+  whole.offset = fold->offset;
+
+  self->updating = TRUE;
+  gtk_text_buffer_get_iter_at_line (buffer, &a, (int) line);
+  b = a;
+  if (!gtk_text_iter_ends_line (&b))
+    gtk_text_iter_forward_to_line_end (&b);
+  gtk_text_buffer_delete (buffer, &a, &b);
+  gtk_text_buffer_insert (buffer, &a, text, -1);
+  self->updating = FALSE;
+  g_array_append_val (self->expanded, whole);
+  self->dirty = TRUE;
+  if (line < self->n_flags)
+    decorate_lines (buffer, self->flags, (int) line, (int) line + 1);
+  tp_text_pane_show_selected (self);
+  return TRUE;
+}
+
+/* A click on a "show all" control unfolds its line. */
+static void
+tp_text_pane_released_cb (GtkGestureClick *gesture,
+                          int              n_press,
+                          double           x,
+                          double           y,
+                          TpTextPane      *self)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (self->view);
+  GtkTextIter iter;
+  int bx, by;
+
+  gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, (int) x, (int) y, &bx, &by);
+  if (gtk_text_view_get_iter_at_location (view, &iter, bx, by)
+      && gtk_text_iter_has_tag (&iter, self->show_all_tag))
+    tp_text_pane_show_all (self, (guint) gtk_text_iter_get_line (&iter));
+}
+
+/* pane.show-all (the view's context menu): unfolds the cursor's line. */
+static void
+tp_text_pane_show_all_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  TpTextPane *self = TP_TEXT_PANE (widget);
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_mark (GTK_TEXT_BUFFER (self->buffer), &iter,
+                                    gtk_text_buffer_get_insert (GTK_TEXT_BUFFER (self->buffer)));
+  tp_text_pane_show_all (self, (guint) gtk_text_iter_get_line (&iter));
 }
 
 static void
@@ -937,7 +1071,19 @@ tp_text_pane_get_pane (TpTextPane *self)
   return self->pane;
 }
 
-/* The pane's reading, whole: an update under way is finished first. */
+/* The pane's reading as the engine wrote it, its folded lines whole (what
+ * copying gives). */
+char *
+tp_text_pane_dup_reading (TpTextPane *self)
+{
+  g_return_val_if_fail (TP_IS_TEXT_PANE (self), NULL);
+
+  tp_text_pane_flush (self);
+  return g_strdup (self->shown != NULL ? tp_readings_get_text (self->shown, (TpReading) self->pane) : "");
+}
+
+/* The pane's text as shown (folded lines folded): an update under way
+ * is finished first. */
 char *
 tp_text_pane_dup_text (TpTextPane *self)
 {
@@ -993,6 +1139,7 @@ tp_text_pane_finalize (GObject *object)
   g_clear_object (&self->buffer);
   g_clear_pointer (&self->shown, tp_readings_unref);
   g_clear_pointer (&self->flags, g_free);
+  g_clear_pointer (&self->expanded, g_array_unref);
 
   G_OBJECT_CLASS (tp_text_pane_parent_class)->finalize (object);
 }
@@ -1073,6 +1220,7 @@ tp_text_pane_class_init (TpTextPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpTextPane, view);
   gtk_widget_class_bind_template_child (widget_class, TpTextPane, placeholder);
   gtk_widget_class_bind_template_callback (widget_class, tp_text_pane_copy_clicked_cb);
+  gtk_widget_class_install_action (widget_class, "pane.show-all", NULL, tp_text_pane_show_all_action);
 }
 
 static void
@@ -1099,9 +1247,22 @@ tp_text_pane_init (TpTextPane *self)
   gtk_text_buffer_create_tag (buffer, "selected-ref", NULL);
   for (guint k = 0; k < HLO_N_KINDS; k++)
     self->hlo_tags[k] = gtk_text_buffer_create_tag (buffer, hlo_kinds[k].tag, NULL);
+  /* an underline changes no line's size */
+  self->show_all_tag = gtk_text_buffer_create_tag (buffer, "show-all", "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  self->expanded = g_array_new (FALSE, FALSE, sizeof (TpFold));
   tp_text_pane_apply_style (self);
   gtk_text_buffer_get_start_iter (buffer, &start);
   gtk_text_buffer_create_mark (buffer, "selected-node", &start, TRUE);
+
+  {
+    GtkGesture *click = gtk_gesture_click_new ();
+    g_autoptr(GMenu) menu = g_menu_new ();
+
+    g_signal_connect_object (click, "released", G_CALLBACK (tp_text_pane_released_cb), self, 0);
+    gtk_widget_add_controller (GTK_WIDGET (self->view), GTK_EVENT_CONTROLLER (click));
+    g_menu_append (menu, _("Show All of This Line"), "pane.show-all");
+    gtk_text_view_set_extra_menu (GTK_TEXT_VIEW (self->view), G_MENU_MODEL (menu));
+  }
 
   g_signal_connect_object (buffer, "notify::cursor-position",
                            G_CALLBACK (tp_text_pane_cursor_moved_cb), self,

@@ -21,6 +21,9 @@ void           tp_text_pane_set_document (TpTextPane  *self,
                                           TpDocument  *document);
 TpDocument    *tp_text_pane_get_document (TpTextPane  *self);
 char          *tp_text_pane_dup_text     (TpTextPane  *self);
+char          *tp_text_pane_dup_reading  (TpTextPane  *self);
+gboolean       tp_text_pane_show_all     (TpTextPane  *self,
+                                          guint        line);
 GtkTextView   *tp_text_pane_get_view     (TpTextPane  *self);
 gboolean       tp_text_pane_is_selected_visible (TpTextPane *self);
 gboolean       tp_text_pane_get_dark     (TpTextPane  *self);

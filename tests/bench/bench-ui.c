@@ -57,6 +57,7 @@
 #include "tp-document.h"
 #include "tp-picture-layout.h"
 #include "tp-samples.h"
+#include "tp-text-pane.h"
 #include "tp-window.h"
 
 /* {==== the heartbeat ====} */
@@ -553,6 +554,108 @@ bench_typing (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Loads the [n, n] program (0: the README sample), types a comment at its end one key at a
+ * time, 60 ms apart, and goes back to the README sample: the time from
+ * each key to the next painted frame, the longest stall and the resident
+ * memory before, with, and after it. */
+static void
+bench_big (guint n)
+{
+  static const char keys[] = "# typed";
+  TpWindow *window = window_new ();
+  TpDocument *document = tp_window_get_document (window);
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  g_autofree char *program = n > 0 ? g_strdup_printf ("x = parameter [%u, %u]\nloss = sum(x @ x)\n", n, n)
+                                   : tp_samples_dup_text ("readme");   /* the baseline */
+  g_autoptr(GArray) to_screen = g_array_new (FALSE, FALSE, sizeof (double));
+  gint64 worst = 0, worst_busy = 0, started, loaded_at;
+  double rss_start, rss_loaded, rss_peak, rss_back;
+  double show_all_ms, show_all_paint_ms, show_all_busy_ms;
+
+  window_load (window, "readme", NULL);
+  wait_ms (500);
+  rss_start = rss_mb ();
+  stall_reset ();
+  started = g_get_monotonic_time ();
+  tp_document_set_text (document, program);
+  wait_ready (window);
+  wait_painted (window);
+  loaded_at = g_get_monotonic_time ();
+  worst = max_gap;
+  worst_busy = max_busy;
+  rss_loaded = rss_peak = rss_mb ();
+  for (const char *p = keys; *p != '\0'; p++)
+    {
+      GtkTextIter end;
+      gint64 key, limit;
+
+      stall_reset ();
+      painted = FALSE;
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      key = g_get_monotonic_time ();
+      gtk_text_buffer_insert_interactive (buffer, &end, p, 1, TRUE);
+      limit = key + 5 * G_USEC_PER_SEC;
+      while (!painted && g_get_monotonic_time () < limit)
+        g_main_context_iteration (NULL, TRUE);
+      {
+        double ms = (double) (g_get_monotonic_time () - key) / 1000.0;
+
+        g_array_append_val (to_screen, ms);
+      }
+      wait_ms (60);
+      worst = MAX (worst, max_gap);
+      worst_busy = MAX (worst_busy, max_busy);
+    }
+  stall_reset ();
+  wait_ready (window);
+  wait_ms (300);
+  worst = MAX (worst, max_gap);
+  worst_busy = MAX (worst_busy, max_busy);
+  rss_peak = MAX (rss_peak, rss_mb ());
+  /* "show all" on the values pane's first line */
+  {
+    TpTextPane *values = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_VALUES));
+    gint64 t0, t1, t2;
+    gboolean shown;
+
+    tp_text_pane_flush (values);
+    wait_painted (window);
+    stall_reset ();
+    painted = FALSE;
+    t0 = g_get_monotonic_time ();
+    shown = tp_text_pane_show_all (values, 0);
+    t1 = g_get_monotonic_time ();
+    while (!painted && g_get_monotonic_time () < t1 + 5 * G_USEC_PER_SEC)
+      g_main_context_iteration (NULL, TRUE);
+    t2 = g_get_monotonic_time ();
+    wait_ms (200);
+    show_all_ms = shown ? (double) (t1 - t0) / 1000.0 : -1;
+    show_all_paint_ms = (double) (t2 - t0) / 1000.0;
+    show_all_busy_ms = (double) max_busy / 1000.0;
+  }
+  window_load (window, "readme", NULL);
+  wait_ms (1500);
+  rss_back = rss_mb ();
+  if (n > 0)
+    printf ("\nbig tensors: x = parameter [%u, %u], loss = sum(x @ x); %zu keys typed 60 ms apart\n",
+            n, n, strlen (keys));
+  else
+    printf ("\nthe same on the README sample (the baseline); %zu keys typed 60 ms apart\n", strlen (keys));
+  printf ("  %-44s %.1f ms\n", "load -> ready and painted", (double) (loaded_at - started) / 1000.0);
+  print_times ("key -> next painted frame", to_screen);
+  printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall)\n", "longest main-thread stall",
+          (double) worst / 1000.0, (double) worst_busy / 1000.0);
+  if (show_all_ms >= 0)
+    printf ("  %-44s %.1f ms, painted after %.1f ms (busy at most %.1f ms of a stall)\n",
+            "show all on the first values line", show_all_ms, show_all_paint_ms, show_all_busy_ms);
+  else
+    printf ("  %-44s no folded line\n", "show all on the first values line");
+  printf ("  %-44s %.1f MB start, %.1f loaded, %.1f peak, %.1f back at the sample (%+.1f)\n", "resident memory",
+          rss_start, rss_loaded, rss_peak, rss_back, rss_back - rss_start);
+  fflush (stdout);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* {==== relayouts ====} */
 
 typedef struct
@@ -635,7 +738,7 @@ main (int   argc,
       char *argv[])
 {
   guint edits = 100, relayouts = 500;
-  gboolean skip_edits = FALSE, skip_relayouts = FALSE;
+  gboolean skip_edits = FALSE, skip_relayouts = FALSE, skip_big = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -651,9 +754,11 @@ main (int   argc,
         skip_edits = TRUE;
       else if (g_str_equal (argv[i], "--skip-relayouts"))
         skip_relayouts = TRUE;
+      else if (g_str_equal (argv[i], "--skip-big"))
+        skip_big = TRUE;
       else
         {
-          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]\n");
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big]\n");
           return 2;
         }
     }
@@ -693,6 +798,13 @@ main (int   argc,
       bench_edits (edits, TP_RECOMPUTE_DELAY_MS);
       bench_edits (edits, 0);
       bench_typing ();
+    }
+
+  if (!skip_big)
+    {
+      bench_big (0);
+      bench_big (600);
+      bench_big (1000);
     }
 
   if (!skip_relayouts)

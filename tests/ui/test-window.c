@@ -55,7 +55,20 @@ assert_panes_match_engine (TpWindow   *window,
   for (guint p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
     {
       g_autofree char *text = pane_text (window, (TpPane) p);
-      g_assert_cmpstr (text, ==, tp_session_reading (session, (TpReading) p));
+      g_autofree char *reading = tp_text_pane_dup_reading (TP_TEXT_PANE (tp_window_get_pane (window, (TpPane) p)));
+      TpReadings *readings = tp_document_get_readings (document);
+      g_auto(GStrv) shown_lines = g_strsplit (text, "\n", -1);
+      g_auto(GStrv) engine_lines = g_strsplit (tp_session_reading (session, (TpReading) p), "\n", -1);
+
+      /* the reading whole; shown with its long lines folded, line for line */
+      g_assert_cmpstr (reading, ==, tp_session_reading (session, (TpReading) p));
+      g_assert_cmpstr (text, ==, tp_readings_get_shown_text (readings, (TpReading) p));
+      g_assert_cmpuint (g_strv_length (shown_lines), ==, g_strv_length (engine_lines));
+      for (guint l = 0; engine_lines[l] != NULL; l++)
+        if (strlen (engine_lines[l]) <= TP_FOLD_LIMIT)
+          g_assert_cmpstr (shown_lines[l], ==, engine_lines[l]);
+        else
+          g_assert_cmpuint (strlen (shown_lines[l]), <, TP_FOLD_HEAD + TP_FOLD_TAIL + 100);
     }
   summary = g_strchomp (g_strdup (tp_session_reading (session, TP_READING_SUMMARY)));
   g_assert_cmpstr (tp_window_get_summary (window), ==, summary);
@@ -1032,6 +1045,278 @@ test_window_long_readings (void)
         g_assert_cmpstr (after, !=, before);
       }
       assert_panes_like_fresh (window);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static char *clipboard_text (GtkWidget *widget);
+
+static GtkWidget *
+find_icon_button (GtkWidget  *widget,
+                  const char *icon)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), icon) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_icon_button (child, icon);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Line @line of @text, without its '\n'. */
+static char *
+nth_line (const char *text,
+          guint       line)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  g_assert_cmpuint (line, <, g_strv_length (lines));
+  return g_strdup (lines[line]);
+}
+
+static char *
+buffer_line (GtkTextBuffer *buffer,
+             int            line)
+{
+  GtkTextIter a, b;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &a, line);
+  b = a;
+  if (!gtk_text_iter_ends_line (&b))
+    gtk_text_iter_forward_to_line_end (&b);
+  return gtk_text_buffer_get_text (buffer, &a, &b, TRUE);
+}
+
+static gboolean
+line_has_tag_at (GtkTextBuffer *buffer,
+                 int            line,
+                 int            index,
+                 const char    *tag)
+{
+  GtkTextIter iter;
+
+  gtk_text_buffer_get_iter_at_line_index (buffer, &iter, line, index);
+  return gtk_text_iter_has_tag (&iter, gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag));
+}
+
+/* A values line over a few thousand characters is shown folded: its
+ * start, " … ", its end, the element count and a "show all" control;
+ * the pane's copy gives the full text, its lines keep their node and
+ * decoration, and "show all" shows the line whole. */
+static void
+test_window_folded_values (void)
+{
+  if (g_test_subprocess ())
+    {
+      static const char program[] = "x = parameter [40, 40]\nloss = sum(x @ x)\n";
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_VALUES));
+      GtkTextView *view = tp_text_pane_get_view (pane);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      TpSession *session = tp_session_new ();
+      g_autofree char *full = NULL;
+      g_autofree char *x_full = NULL;
+      g_autofree char *grad_full = NULL;
+      g_autofree char *shown = NULL;
+      g_autofree char *copied = NULL;
+      g_autofree char *end_part = NULL;
+      guint grad_line = 0;
+      int x_node = -1;
+      GtkTextIter iter;
+
+      g_assert_cmpint (tp_session_compile (session, program, strlen (program), NULL), ==, TP_STATUS_OK);
+      full = g_strdup (tp_session_reading (session, TP_READING_VALUES));
+      x_full = nth_line (full, 0);
+      g_assert_cmpuint (strlen (x_full), >, TP_FOLD_LIMIT);
+      for (guint l = 1; grad_line == 0; l++)
+        {
+          g_autofree char *line = nth_line (full, l);
+
+          if (g_str_has_prefix (line, "d loss / d x"))
+            grad_line = l;
+        }
+      grad_full = nth_line (full, grad_line);
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, program);
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+
+      /* folded: start, " … ", end, count, control; as many lines */
+      shown = buffer_line (buffer, 0);
+      g_assert_cmpuint (strlen (shown), <, TP_FOLD_HEAD + TP_FOLD_TAIL + 100);
+      g_assert_true (strncmp (shown, x_full, 200) == 0);
+      g_assert_nonnull (strstr (shown, " … "));
+      end_part = g_strdup (x_full + strlen (x_full) - 100);
+      g_assert_nonnull (strstr (shown, end_part));
+      g_assert_true (g_str_has_suffix (shown, "   [1600 elements] show all"));
+      {
+        g_auto(GStrv) lines = g_strsplit (full, "\n", -1);
+
+        g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, (int) g_strv_length (lines));
+      }
+      g_assert_true (line_has_tag_at (buffer, 0, (int) strlen (shown) - 2, "show-all"));
+      g_assert_false (line_has_tag_at (buffer, 0, 10, "show-all"));
+      {
+        g_autofree char *line = buffer_line (buffer, 1);
+        g_autofree char *want = nth_line (full, 1);
+
+        g_assert_cmpstr (line, ==, want);   /* a short line stays whole */
+      }
+
+      /* copying gives the exact full text: the pane's button, and the
+       * window's action */
+      g_assert_cmpstr ((copied = tp_text_pane_dup_reading (pane)), ==, full);
+      g_clear_pointer (&copied, g_free);
+      g_signal_emit_by_name (find_icon_button (GTK_WIDGET (pane), "edit-copy-symbolic"), "clicked");
+      copied = clipboard_text (GTK_WIDGET (view));
+      g_assert_cmpstr (copied, ==, full);
+      g_clear_pointer (&copied, g_free);
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (view)), "before");
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-reading", "s", "values");
+      copied = clipboard_text (GTK_WIDGET (view));
+      g_assert_cmpstr (copied, ==, full);
+
+      /* the folded gradient line is still derived, in its end too */
+      {
+        g_autofree char *line = buffer_line (buffer, (int) grad_line);
+
+        g_assert_nonnull (strstr (line, " … "));
+        g_assert_true (line_has_tag_at (buffer, (int) grad_line, 0, "derived"));
+        g_assert_true (line_has_tag_at (buffer, (int) grad_line, (int) strlen (line) - 30, "derived"));
+        g_assert_false (line_has_tag_at (buffer, 0, 0, "derived"));
+      }
+
+      /* cross-highlight: the cursor in the end of the folded line selects
+       * x, and selecting x marks the folded line */
+      for (guint i = 0; i < tp_document_get_readings (document)->n_names; i++)
+        if (g_str_equal (tp_document_get_readings (document)->names[i].name, "x"))
+          x_node = (int) tp_document_get_readings (document)->names[i].node;
+      g_assert_cmpint (x_node, >=, 0);
+      tp_document_set_selected_node (document, -1);
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      gtk_text_buffer_get_iter_at_line_index (buffer, &iter, 0, (int) strlen (shown) - 40);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, x_node);
+      {
+        g_autofree char *line = selected_line (window, TP_PANE_VALUES);
+
+        g_assert_cmpstr (line, ==, shown);
+      }
+      g_assert_true (line_has_tag_at (buffer, 0, (int) strlen (shown) - 5, "selected"));
+
+      /* "show all" (the context menu's action, at the cursor) shows the
+       * line whole; the others stay folded, the selection stays */
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, 0);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pane), "pane.show-all", NULL));
+      {
+        g_autofree char *line = buffer_line (buffer, 0);
+        g_autofree char *other = buffer_line (buffer, (int) grad_line);
+
+        g_assert_cmpstr (line, ==, x_full);
+        g_assert_nonnull (strstr (other, " … "));
+        g_assert_true (line_has_tag_at (buffer, 0, (int) strlen (x_full) - 5, "selected"));
+        g_assert_false (line_has_tag_at (buffer, 0, (int) strlen (x_full) - 5, "show-all"));
+      }
+      g_assert_false (tp_text_pane_show_all (pane, 0));     /* already whole */
+      g_assert_false (tp_text_pane_show_all (pane, 1));     /* never folded */
+      g_assert_true (tp_text_pane_show_all (pane, grad_line));
+      {
+        g_autofree char *line = buffer_line (buffer, (int) grad_line);
+
+        g_assert_cmpstr (line, ==, grad_full);
+        g_assert_true (line_has_tag_at (buffer, (int) grad_line, (int) strlen (grad_full) - 5, "derived"));
+      }
+      g_clear_pointer (&copied, g_free);
+      g_assert_cmpstr ((copied = tp_text_pane_dup_reading (pane)), ==, full);
+      g_clear_pointer (&copied, g_free);
+      g_assert_cmpstr ((copied = tp_text_pane_dup_text (pane)), ==, full);
+
+      /* a new reading folds again */
+      {
+        g_autofree char *more = g_strconcat (program, "twice = loss * 2.0\n", NULL);
+        g_autofree char *line = NULL;
+
+        tp_document_set_text (document, more);
+        tp_document_recompute_now (document);
+        g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+        line = buffer_line (buffer, 0);
+        g_assert_true (g_str_has_suffix (line, "   [1600 elements] show all"));
+      }
+
+      tp_session_free (session);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The signature of 150 arguments (6,400 characters) is folded in the
+ * StableHLO pane: an argument in its start is still marked (the map's
+ * offsets translated), one hidden in the fold marks only its uses, and
+ * the cursor on a shown argument selects its node. */
+static void
+test_window_folded_stablehlo (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      TpDocument *document = tp_window_get_document (window);
+      TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_STABLEHLO));
+      GtkTextView *view = tp_text_pane_get_view (pane);
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      GtkTextTag *ref = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected-ref");
+      g_autofree char *program = layered_program (150, "");
+      g_autofree char *signature = NULL;
+      const char *at;
+      GtkTextIter iter;
+      int arg1, arg100;
+
+      gtk_window_present (GTK_WINDOW (window));
+      tp_document_set_text (document, program);
+      tp_document_recompute_now (document);
+      g_assert_true (tp_test_wait_until (panes_idle, window, 20));
+      signature = buffer_line (buffer, 1);
+      g_assert_true (g_str_has_prefix (signature, "  func.func @main(%arg0: "));
+      g_assert_nonnull (strstr (signature, " … "));
+      g_assert_null (strstr (signature, "%arg100:"));
+      at = strstr (signature, "%arg1:");
+      g_assert_nonnull (at);
+      arg1 = tp_readings_get_argument_node (tp_document_get_readings (document), 1);
+      arg100 = tp_readings_get_argument_node (tp_document_get_readings (document), 100);
+      g_assert_cmpint (arg1, >=, 0);
+      g_assert_cmpint (arg100, >=, 0);
+
+      tp_document_set_selected_node (document, arg1);
+      gtk_text_buffer_get_iter_at_line_index (buffer, &iter, 1, (int) (at - signature));
+      g_assert_true (gtk_text_iter_starts_tag (&iter, ref));
+      gtk_text_iter_forward_chars (&iter, (int) strlen ("%arg1"));
+      g_assert_true (gtk_text_iter_ends_tag (&iter, ref));
+
+      /* hidden in the fold: nothing on the signature line is marked */
+      tp_document_set_selected_node (document, arg100);
+      gtk_text_buffer_get_iter_at_line (buffer, &iter, 1);
+      g_assert_false (gtk_text_iter_has_tag (&iter, ref));
+      g_assert_true (gtk_text_iter_forward_to_tag_toggle (&iter, ref));
+      g_assert_cmpint (gtk_text_iter_get_line (&iter), >, 1);
+
+      /* the cursor on %arg1 in the folded line selects it */
+      tp_document_set_selected_node (document, -1);
+      gtk_widget_grab_focus (GTK_WIDGET (view));
+      gtk_text_buffer_get_iter_at_line_index (buffer, &iter, 1, (int) (at - signature) + 2);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, arg1);
 
       gtk_window_destroy (GTK_WINDOW (window));
       return;
@@ -2510,6 +2795,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/picture-click", test_window_picture_click);
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
+  g_test_add_func ("/ui/window/folded-values", test_window_folded_values);
+  g_test_add_func ("/ui/window/folded-stablehlo", test_window_folded_stablehlo);
   g_test_add_func ("/ui/window/stablehlo-colours", test_window_stablehlo_colours);
   g_test_add_func ("/ui/window/tags-follow-map", test_window_tags_follow_map);
   g_test_add_func ("/ui/window/source-span", test_window_source_span);
