@@ -785,9 +785,28 @@ function select(node, origin) {
   }
 }
 
+// "show all" on a folded long line (readings.js): the hidden middle is
+// shown, the line wraps; its text was there all along.
+function unfold(fold) {
+  const rest = fold.previousElementSibling;
+  if (!rest?.classList.contains('fold-rest')) return;
+  const line = fold.parentElement;
+  rest.hidden = false;
+  line.classList.add('unfolded');
+  fold.remove();
+  say(`the whole line is shown: ${line.textContent.length.toLocaleString('en')} characters.`);
+}
+
+$('.panes').addEventListener('keydown', (e) => {
+  const fold = e.target instanceof Element && e.target.classList.contains('fold') ? e.target : null;
+  if (fold && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); unfold(fold); }
+});
+
 $('.panes').addEventListener('click', (e) => {
   if (panned) { panned = false; return; }   // the end of a drag of the picture
   const target = e.target instanceof Element ? e.target : null;
+  const fold = target?.closest('[data-reading] .fold');
+  if (fold) { unfold(fold); return; }
   const hit = target?.closest('[data-ref], [data-node]');
   if (!hit || !hit.closest('[data-reading]')) return;
   if (window.getSelection()?.toString()) return;   // the reader is selecting text
