@@ -440,6 +440,39 @@ test('heavy programs never freeze the page, and stale results are dropped', { sk
   assertLocal(page);
 });
 
+test('an edit in the middle of a 300-line program keeps the lines before and after it', { skip }, async () => {
+  const page = await b.page();
+  const lines = ['w = parameter [4, 4]', 'h0 = input [2, 4]',
+    ...Array.from({ length: 297 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h297 * h297)'];
+  const program = lines.join('\n');
+  await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+  await ready(page, 60000);
+  assertShows(await readings(page), expected(program), '300 lines');
+  // Tag every line element of the spec, then change line 150.
+  const count = await page.$eval('[data-reading="spec"]', (el) => {
+    for (const c of el.children) c.__old = true;
+    return el.children.length;
+  });
+  assert.ok(count > 300, `one element a line (${count})`);
+  const edited = program.replace('h150 = tanh(h149 @ w)', 'h150 = exp(h149 @ w)');
+  await selectAll(page);
+  await page.keyboard.insertText(edited);
+  await ready(page, 60000);
+  assertShows(await readings(page), expected(edited), 'the edited program');
+  const kept = await page.$eval('[data-reading="spec"]', (el) => {
+    const c = [...el.children];
+    let head = 0, tail = 0;
+    while (head < c.length && c[head].__old) head++;
+    while (tail < c.length && c[c.length - 1 - tail].__old) tail++;
+    return { head, tail, total: c.length, changed: c.filter((x) => !x.__old).map((x) => x.textContent) };
+  });
+  assert.ok(kept.head > 100 && kept.tail > 100, `the shared lines are kept (${kept.head} at the start, ${kept.tail} at the end)`);
+  assert.ok(kept.changed.length >= 1 && kept.changed.length < 10, `only the middle is new (${kept.changed.length} lines)`);
+  assert.ok(kept.changed.some((t) => t.includes('Exp')), 'the new line is the edited one');
+  await page.screenshot({ path: join(shots, 'program-300-tiled.png') });
+  assertLocal(page);
+});
+
 test('a [1024, 1024] tensor is folded, shown in full on request, and copied exactly', { skip }, async () => {
   const page = await b.page();
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(b.base).origin });

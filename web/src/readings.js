@@ -125,7 +125,8 @@ function lineHtml(line, refs, from, to, classes, ascii, count) {
     + escapeHtml(line.slice(tail));
 }
 
-// The markup of a reading from its text and map.  kind is 'listing' (spec,
+// The markup of a reading from its text and map, as an array: one item a
+// line (the page joins them, or keeps the ones it already shows).  kind is 'listing' (spec,
 // derivative, plan), 'stablehlo' or 'values'; derivedFrom, for the plan,
 // is the spec's node count (nodes at or past it were appended by
 // differentiate); marks are nodes whose lines are underlined (the results).
@@ -143,7 +144,7 @@ export function readingHtml(text, map, kind, { derivedFrom = null, marks = new S
   for (let i = 0; i < all.length; i++) {
     const line = all[i];
     if (i >= MARKUP_LINES) {
-      out.push(escapeHtml(all.slice(i).join('\n')));
+      out.push(escapeHtml(all.slice(i).join('\n')));   // one item: the rest, plain
       break;
     }
     const from = r;
@@ -161,7 +162,9 @@ export function readingHtml(text, map, kind, { derivedFrom = null, marks = new S
     if (marks.has(node)) cls += ' ir-marked';
     out.push(`<span class="${cls}" data-node="${node}">${lineHtml(line, refs, from, r, classes, ascii, counts[node] ?? null)}</span>`);
   }
-  return out.join('\n') + (trailing && out.length ? '\n' : '');
+  // Each line's markup in a bare span of its own, its newline included, so
+  // the page can keep the lines a new reading shares with the last one.
+  return out.map((html, i) => `<span>${html}${i < out.length - 1 || trailing ? '\n' : ''}</span>`);
 }
 
 // Every text reading's markup from the engine's JSON.
