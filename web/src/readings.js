@@ -22,7 +22,7 @@ export const MARKUP_LINES = 4000;
 // textContent is still the engine's exact text.  A [1024, 1024] tensor's
 // 12.7 MB line is wider than Chromium can lay out; folded it is one screen.
 export const FOLD_CHARS = 4000;
-const FOLD_HEAD = 120, FOLD_TAIL = 60;
+const FOLD_HEAD = 64, FOLD_TAIL = 40;
 
 export function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
