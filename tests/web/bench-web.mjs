@@ -13,6 +13,12 @@
 // 4. Typing into the page: last key to "ready" (median, p90) and the
 //    main-thread tasks over 50 ms (the Long Tasks API), on the README sample
 //    and on a 300-line program, in one tab and in "all six".
+// 5. Pasting (one insertText) a 5,000-line program, a 100,000-character
+//    line and a [1024, 1024] tensor (its 12.7 MB values line): the
+//    main-thread tasks over 50 ms until "ready", count, median, p90 and
+//    longest.  Then the JS heap of the page (CDP Runtime.getHeapUsage after
+//    a garbage collection): on the README sample, after the 5,000-line
+//    program, and back on the README sample.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,6 +34,7 @@ if (!wasmBuild) {
 const web = join(wasmBuild, 'web');
 const site = join(web, 'site');
 const samplesDir = resolve(new URL('../../resources/samples', import.meta.url).pathname);
+const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -98,7 +105,6 @@ if (existsSync(join(site, 'index.html'))) {
   const readme = readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
   const long300 = ['# 300 lines', 'w = parameter [4, 4]', 'h0 = input [2, 4]',
     ...Array.from({ length: 297 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h297 * h297)', ''].join('\n');
-  const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
   for (const [what, program, tab] of [['README sample, spec', readme, 'spec'], ['300 lines, spec', long300, 'spec'], ['300 lines, all six', long300, 'tiled']]) {
     const page = await b.page({ viewport: { width: 1440, height: 900 } });
     await page.goto(b.base + `#tab=${tab}&program=` + encodeURIComponent(program));
@@ -123,6 +129,49 @@ if (existsSync(join(site, 'index.html'))) {
                 + `main-thread tasks over 50 ms: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms` : ''}`);
     await page.context().close();
   }
+
+  // 5. pastes and the heap
+  const long5000 = ['# 5000 lines', 'w = parameter [4, 4]', 'h0 = input [2, 4]',
+    ...Array.from({ length: 4997 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h4997 * h4997)', ''].join('\n');
+  const wide = `x = parameter [2, 2]\nloss = sum(${'x * '.repeat(25000)}x)\n`;
+  const tensor = 'x = parameter [1024, 1024]\ny = sum(tanh(x))\n';
+  const tasks = (long) => (long.length
+    ? `${long.length} tasks over 50 ms, median ${median(long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms, longest ${Math.max(...long).toFixed(0)} ms`
+    : 'no task over 50 ms');
+  const page = await b.page({ viewport: { width: 1440, height: 900 } });
+  await page.goto(b.base + '#tab=spec');
+  await ready(page, 60000);
+  const cdp = await page.context().newCDPSession(page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  const paste = async (program, tab) => {
+    await page.click(`.tabs [data-tab="${tab}"]`);
+    await page.click('#editor .cm-content');
+    await page.keyboard.press('Control+a');
+    await page.evaluate(() => { window.__long = []; });
+    await page.keyboard.insertText(program);
+    await ready(page, 120000);
+    await page.waitForTimeout(300);   // a task still running when ready was set
+    return page.evaluate(() => window.__long);
+  };
+  const heapStart = await heap();
+  console.log(`paste, 5,000 lines, spec: ${tasks(await paste(long5000, 'spec'))}`);
+  const heapBig = await heap();
+  console.log(`paste, 5,000 lines, all six: ${tasks(await paste(long5000 + '# again\n', 'tiled'))}`);
+  console.log(`paste, a 100,000-character line, spec: ${tasks(await paste(wide, 'spec'))}`);
+  console.log(`paste, a [1024, 1024] tensor, values: ${tasks(await paste(tensor, 'values'))}`);
+  await paste(readme, 'spec');
+  const heapBack = await heap();
+  console.log(`JS heap of the page: README sample ${mb(heapStart)}, after 5,000 lines ${mb(heapBig)}, `
+              + `back on the README sample ${mb(heapBack)} (${((heapBack / heapStart - 1) * 100).toFixed(0)}% from the start)`);
+  await page.context().close();
   await b.close();
 }
 const wasmSize = statSync(join(site, 'tp-engine.wasm')).size;

@@ -440,6 +440,104 @@ test('heavy programs never freeze the page, and stale results are dropped', { sk
   assertLocal(page);
 });
 
+test('an edit in the middle of a 300-line program keeps the lines before and after it', { skip }, async () => {
+  const page = await b.page();
+  const lines = ['w = parameter [4, 4]', 'h0 = input [2, 4]',
+    ...Array.from({ length: 297 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h297 * h297)'];
+  const program = lines.join('\n');
+  await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+  await ready(page, 60000);
+  assertShows(await readings(page), expected(program), '300 lines');
+  // Tag every line element of the spec, then change line 150.
+  const count = await page.$eval('[data-reading="spec"]', (el) => {
+    for (const c of el.children) c.__old = true;
+    return el.children.length;
+  });
+  assert.ok(count > 300, `one element a line (${count})`);
+  const edited = program.replace('h150 = tanh(h149 @ w)', 'h150 = exp(h149 @ w)');
+  await selectAll(page);
+  await page.keyboard.insertText(edited);
+  await ready(page, 60000);
+  assertShows(await readings(page), expected(edited), 'the edited program');
+  const kept = await page.$eval('[data-reading="spec"]', (el) => {
+    const c = [...el.children];
+    let head = 0, tail = 0;
+    while (head < c.length && c[head].__old) head++;
+    while (tail < c.length && c[c.length - 1 - tail].__old) tail++;
+    return { head, tail, total: c.length, changed: c.filter((x) => !x.__old).map((x) => x.textContent) };
+  });
+  assert.ok(kept.head > 100 && kept.tail > 100, `the shared lines are kept (${kept.head} at the start, ${kept.tail} at the end)`);
+  assert.ok(kept.changed.length >= 1 && kept.changed.length < 10, `only the middle is new (${kept.changed.length} lines)`);
+  assert.ok(kept.changed.some((t) => t.includes('Exp')), 'the new line is the edited one');
+  await page.screenshot({ path: join(shots, 'program-300-tiled.png') });
+  assertLocal(page);
+});
+
+test('a [1024, 1024] tensor is folded, shown in full on request, and copied exactly', { skip }, async () => {
+  const page = await b.page();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(b.base).origin });
+  await page.goto(b.base);
+  await ready(page);
+  await page.click('.tabs [data-tab="values"]');
+  const program = 'x = parameter [1024, 1024]\ny = sum(tanh(x))';
+  await selectAll(page);
+  await page.keyboard.insertText(program);
+  await ready(page, 60000);
+  const want = expected(program);
+  assert.ok(want.values.split('\n')[0].length > 1e6, 'the line is a long one');
+  // The reading's text is the engine's, character for character.
+  assertShows(await readings(page), want, 'a folded reading');
+  const fold = await page.evaluate(() => {
+    const line = document.querySelector('[data-reading="values"] [data-node="0"]');
+    const f = line?.querySelector('.fold');
+    const box = (el) => el.getBoundingClientRect();
+    return f && {
+      label: f.dataset.fold,
+      lineWidth: box(line).width, lineHeight: box(line).height,
+      foldWidth: box(f).width,
+      restShown: line.querySelector('.fold-rest').getClientRects().length > 0,
+      visible: getComputedStyle(f, '::after').content,
+      folds: document.querySelectorAll('[data-reading="values"] .fold').length,
+    };
+  });
+  assert.ok(fold, 'the long line has a fold');
+  assert.equal(fold.label, '1,048,576 elements');
+  assert.equal(fold.folds, 1, 'only the long line is folded');
+  assert.equal(fold.restShown, false, 'the middle is not laid out');
+  assert.ok(fold.lineWidth > 100 && fold.lineWidth < 100000, `the folded line is drawn, one screen wide or so (${fold.lineWidth} px)`);
+  assert.ok(fold.foldWidth > 0, 'the show all control is drawn');
+  assert.match(fold.visible, /1,048,576 elements · show all/);
+  await page.screenshot({ path: join(shots, 'folded-line.png') });
+
+  // The page answers: a tab click is handled, and back.
+  await page.click('.tabs [data-tab="spec"]');
+  assert.equal(await page.getAttribute('.tabs [data-tab="spec"]', 'aria-selected'), 'true');
+  await page.click('.tabs [data-tab="values"]');
+
+  // Copy gives the exact text, fold or not.
+  await page.evaluate(() => navigator.clipboard.writeText('-'));
+  await page.click('button[data-copy="values"]');
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== '-'), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want.values, 'copy gives the whole reading');
+
+  // "show all" shows the line whole, wrapped.
+  await page.click('[data-reading="values"] [data-node="0"] .fold');
+  const shown = await page.evaluate(() => {
+    const line = document.querySelector('[data-reading="values"] [data-node="0"]');
+    return {
+      folds: document.querySelectorAll('[data-reading="values"] .fold').length,
+      unfolded: line.classList.contains('unfolded'),
+      restShown: line.querySelector('.fold-rest').getClientRects().length > 0,
+      height: line.getBoundingClientRect().height,
+    };
+  });
+  assert.deepEqual({ ...shown, height: undefined }, { folds: 0, unfolded: true, restShown: true, height: undefined });
+  assert.ok(shown.height > fold.lineHeight * 10, 'the whole line is laid out, wrapped over many rows');
+  await page.screenshot({ path: join(shots, 'unfolded-line.png') });
+  assert.equal((await readings(page)).values, want.values, 'the text is unchanged by show all');
+  assertLocal(page);
+});
+
 test('a phone-sized screen and a dark theme', { skip }, async () => {
   const page = await b.page({ viewport: { width: 420, height: 860 }, colorScheme: 'dark' });
   const mlp = readFileSync(join(samplesDir, 'mlp.tape'), 'utf8');

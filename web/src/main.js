@@ -327,11 +327,41 @@ const TEXT_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
 const deferredHtml = new Map();   // reading -> markup its hidden pane has not had yet
 const paneShown = (name) => state.tab === 'tiled' || state.tab === name;
 
+// Puts a reading's markup (an array, one item a line: readings.js) into
+// its element, keeping the lines it shares with what the element shows at
+// the start and at the end (as the desktop does): an edit in the middle of
+// a 300-line program rebuilds only the lines that changed.
+const shownLines = new WeakMap();   // element -> the markup items it shows
+function setMarkup(el, lines) {
+  const old = shownLines.get(el);
+  shownLines.set(el, lines);
+  if (!old || el.childNodes.length !== old.length) {
+    el.innerHTML = lines.join('');
+    return;
+  }
+  let p = 0;
+  while (p < old.length && p < lines.length && old[p] === lines[p]) p++;
+  let q = 0;
+  while (q < old.length - p && q < lines.length - p && old[old.length - 1 - q] === lines[lines.length - 1 - q]) q++;
+  const range = document.createRange();
+  range.setStart(el, p);
+  range.setEnd(el, old.length - q);
+  range.deleteContents();
+  if (p + q < lines.length) {
+    const at = el.childNodes[p] || null;
+    el.insertBefore(range.createContextualFragment(lines.slice(p, lines.length - q).join('')), at);
+  }
+}
+function setPlain(el, text) {
+  shownLines.delete(el);
+  el.textContent = text;
+}
+
 function showDeferred() {
   let any = false;
   for (const [r, html] of deferredHtml) {
     if (!paneShown(r)) continue;
-    readingEl(r).innerHTML = html;
+    setMarkup(readingEl(r), html);
     deferredHtml.delete(r);
     any = true;
   }
@@ -351,10 +381,10 @@ function showResult(msg) {
     // Markup only where it is seen: a hidden pane gets the plain text (the
     // same textContent, far cheaper to swap in) and its markup when shown.
     if (paneShown(r)) {
-      el.innerHTML = msg.html[r];
+      setMarkup(el, msg.html[r]);
       deferredHtml.delete(r);
     } else {
-      el.textContent = msg.text[r];
+      setPlain(el, msg.text[r]);
       deferredHtml.set(r, msg.html[r]);
     }
     pane.classList.toggle('refused', refused && lastText !== null);
@@ -785,9 +815,28 @@ function select(node, origin) {
   }
 }
 
+// "show all" on a folded long line (readings.js): the hidden middle is
+// shown, the line wraps; its text was there all along.
+function unfold(fold) {
+  const rest = fold.previousElementSibling;
+  if (!rest?.classList.contains('fold-rest')) return;
+  const line = fold.parentElement;
+  rest.hidden = false;
+  line.classList.add('unfolded');
+  fold.remove();
+  say(`the whole line is shown: ${line.textContent.length.toLocaleString('en')} characters.`);
+}
+
+$('.panes').addEventListener('keydown', (e) => {
+  const fold = e.target instanceof Element && e.target.classList.contains('fold') ? e.target : null;
+  if (fold && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); unfold(fold); }
+});
+
 $('.panes').addEventListener('click', (e) => {
   if (panned) { panned = false; return; }   // the end of a drag of the picture
   const target = e.target instanceof Element ? e.target : null;
+  const fold = target?.closest('[data-reading] .fold');
+  if (fold) { unfold(fold); return; }
   const hit = target?.closest('[data-ref], [data-node]');
   if (!hit || !hit.closest('[data-reading]')) return;
   if (window.getSelection()?.toString()) return;   // the reader is selecting text

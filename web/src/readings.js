@@ -15,6 +15,15 @@
 // listing stays readable and the page stays responsive.
 export const MARKUP_LINES = 4000;
 
+// A line longer than this is shown folded: its first FOLD_HEAD and last
+// FOLD_TAIL characters, and between them a "show all" control that says how
+// many elements (or characters) are folded.  The folded middle stays in the
+// DOM, in a hidden span (display: none, so never laid out), so the line's
+// textContent is still the engine's exact text.  A [1024, 1024] tensor's
+// 12.7 MB line is wider than Chromium can lay out; folded it is one screen.
+export const FOLD_CHARS = 4000;
+const FOLD_HEAD = 64, FOLD_TAIL = 40;
+
 export function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
@@ -63,28 +72,66 @@ function byteOffsets(line) {
 
 // The markup of one line: its text with the map's refs of it wrapped
 // (ascii: the whole reading is ASCII, so bytes are UTF-16 units).
-function tokenHtml(line, refs, from, to, classes, ascii = false) {
+// Only the first limit characters are marked (a folded line's head); the
+// caller adds the rest.
+function tokenHtml(line, refs, from, to, classes, ascii = false, limit = line.length) {
   const at = ascii ? null : byteOffsets(line);
-  const pos = (b) => (at === null ? b : at[Math.min(b, at.length - 1)]);
+  const pos = (b) => Math.min(at === null ? b : at[Math.min(b, at.length - 1)], limit);
   let html = '', last = 0;
   for (let k = from; k < to; k++) {
     const [, start, end, klass, node] = refs[k];
     const cls = classes[klass];
     if (!cls) continue;
     const a = pos(start), b = pos(end);
+    if (a >= limit) break;
     html += escapeHtml(line.slice(last, a));
     const ref = REFERS.has(klass) && node !== null ? ` data-ref="${node}"` : '';
     html += `<span class="${cls}"${ref}>${escapeHtml(line.slice(a, b))}</span>`;
     last = b;
   }
-  return html + escapeHtml(line.slice(last));
+  return html + escapeHtml(line.slice(last, limit));
 }
 
-// The markup of a reading from its text and map.  kind is 'listing' (spec,
+// A folded middle in spans of FOLD_CHUNK characters: shown in full, each
+// is a block the browser lays out only when it scrolls into view
+// (content-visibility), so "show all" on 12.7 MB does not freeze the page.
+const FOLD_CHUNK = 16384;
+function chunks(line, from, to) {
+  let html = '';
+  for (let a = from; a < to;) {
+    let b = Math.min(a + FOLD_CHUNK, to);
+    if (b < to && (line.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+    html += `<span class="fold-chunk">${escapeHtml(line.slice(a, b))}</span>`;
+    a = b;
+  }
+  return html;
+}
+
+// The markup of a line, folded when it is long (see FOLD_CHARS); count is
+// the number of elements of its node's value, or null.
+function lineHtml(line, refs, from, to, classes, ascii, count) {
+  if (line.length <= FOLD_CHARS) return tokenHtml(line, refs, from, to, classes, ascii);
+  let head = FOLD_HEAD, tail = line.length - FOLD_TAIL;
+  // Never cut a surrogate pair.
+  const low = (i) => (line.charCodeAt(i) & 0xfc00) === 0xdc00;
+  if (low(head)) head--;
+  if (low(tail)) tail--;
+  const folded = line.length - head - (line.length - tail);
+  const what = count !== null ? `${count.toLocaleString('en')} elements` : `${folded.toLocaleString('en')} characters`;
+  return tokenHtml(line, refs, from, to, classes, ascii, head)
+    + `<span class="fold-rest" hidden>${chunks(line, head, tail)}</span>`
+    + `<span class="fold" role="button" tabindex="0" data-fold="${what}"`
+    + ` aria-label="${folded.toLocaleString('en')} characters folded, ${what}: show all"></span>`
+    + escapeHtml(line.slice(tail));
+}
+
+// The markup of a reading from its text and map, as an array: one item a
+// line (the page joins them, or keeps the ones it already shows).  kind is 'listing' (spec,
 // derivative, plan), 'stablehlo' or 'values'; derivedFrom, for the plan,
 // is the spec's node count (nodes at or past it were appended by
 // differentiate); marks are nodes whose lines are underlined (the results).
-export function readingHtml(text, map, kind, { derivedFrom = null, marks = new Set() } = {}) {
+// counts: a node's element count, or undefined (for folded lines).
+export function readingHtml(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [] } = {}) {
   const all = text.split('\n');
   const trailing = all.length > 0 && all[all.length - 1] === '';
   if (trailing) all.pop();
@@ -97,36 +144,42 @@ export function readingHtml(text, map, kind, { derivedFrom = null, marks = new S
   for (let i = 0; i < all.length; i++) {
     const line = all[i];
     if (i >= MARKUP_LINES) {
-      out.push(escapeHtml(all.slice(i).join('\n')));
+      out.push(escapeHtml(all.slice(i).join('\n')));   // one item: the rest, plain
       break;
     }
     const from = r;
     while (r < refs.length && refs[r][0] === i) r++;
     const { node = null, role = 'blank' } = lines[i] || {};
     if (node === null) {
-      const html = tokenHtml(line, refs, from, r, REFERENCES, ascii);
+      const html = lineHtml(line, refs, from, r, kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null);
       if (role === 'divider') out.push(`<span class="ir-divider">${html}</span>`);
       else if (role === 'footer' || role === 'note') out.push(`<span class="ir-summary">${html}</span>`);
-      else out.push(kind === 'stablehlo' ? tokenHtml(line, refs, from, r, STABLEHLO_FRAME, ascii) : html);
+      else out.push(html);
       continue;
     }
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
-    out.push(`<span class="${cls}" data-node="${node}">${tokenHtml(line, refs, from, r, classes, ascii)}</span>`);
+    out.push(`<span class="${cls}" data-node="${node}">${lineHtml(line, refs, from, r, classes, ascii, counts[node] ?? null)}</span>`);
   }
-  return out.join('\n') + (trailing && out.length ? '\n' : '');
+  // Each line's markup in a bare span of its own, its newline included, so
+  // the page can keep the lines a new reading shares with the last one.
+  return out.map((html, i) => `<span>${html}${i < out.length - 1 || trailing ? '\n' : ''}</span>`);
 }
 
 // Every text reading's markup from the engine's JSON.
 export function readingsHtml(result) {
   const marks = new Set(result.results.map((r) => r.node));
   const map = result.map || {};
+  // Element counts from the shapes of the nodes' values (a folded line says
+  // how many it folds).
+  const counts = [];
+  for (const n of result.nodes || []) counts[n.node] = (n.shape || []).reduce((a, d) => a * d, 1);
   return {
-    spec: readingHtml(result.spec, map.spec, 'listing'),
-    derivative: readingHtml(result.derivative, map.derivative, 'listing'),
-    plan: readingHtml(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks }),
-    stablehlo: readingHtml(result.stablehlo, map.stablehlo, 'stablehlo'),
-    values: readingHtml(result.values, map.values, 'values'),
+    spec: readingHtml(result.spec, map.spec, 'listing', { counts }),
+    derivative: readingHtml(result.derivative, map.derivative, 'listing', { counts }),
+    plan: readingHtml(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts }),
+    stablehlo: readingHtml(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
+    values: readingHtml(result.values, map.values, 'values', { counts }),
   };
 }
