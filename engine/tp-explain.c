@@ -13,25 +13,6 @@
 
 #include <string.h>
 
-typedef enum
-{
-  ROLE_NONE,
-  ROLE_SEED,
-  ROLE_RULE,       /* of forward node `of` */
-  ROLE_ZERO,       /* the running sum of `of` starts at zero */
-  ROLE_SHARE,      /* adds the share from consumer `from` to `of` */
-  ROLE_UNREACHED,  /* a parameter the loss does not depend on */
-} Role;
-
-typedef struct
-{
-  uint8_t role;
-  TpNode of;
-  TpNode from;
-  uint32_t share;  /* 1-based, for ROLE_SHARE; for ROLE_RULE the node's
-                      place in the rule, 0-based */
-} Origin;
-
 /* How many nodes each op's backward rule records (tp-diff.c). */
 static uint32_t
 rule_nodes (TpOp op)
@@ -205,7 +186,7 @@ rule_phrase (TpOp op, uint32_t k)
 
 /* Replays differentiate; false when the tape does not follow it. */
 static bool
-replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
+replay (const TpExplainInput *in, TpArena *arena, TpExplainOrigin *origin)
 {
   const TpTape *t = in->plan->tape;
   TpNode loss = in->target, p = in->spec_nodes;
@@ -224,7 +205,7 @@ replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
     cot[i] = TP_NO_NODE;
   if (p >= t->len || t->op[p] != TP_OP_LEAF)
     return false;
-  origin[p].role = ROLE_SEED;
+  origin[p].role = TP_EXPLAIN_SEED;
   cot[loss] = p++;
   anc[loss] = 1;
   for (TpNode i = loss + 1; i-- > 0;)
@@ -237,7 +218,7 @@ replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
         return false;
       for (uint32_t k = 0; k < n; k++, p++)
         {
-          origin[p].role = ROLE_RULE;
+          origin[p].role = TP_EXPLAIN_RULE;
           origin[p].of = i;
           origin[p].share = k;
         }
@@ -251,13 +232,13 @@ replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
             {
               if (p >= t->len || t->op[p] != TP_OP_LEAF)
                 return false;
-              origin[p].role = ROLE_ZERO;
+              origin[p].role = TP_EXPLAIN_ZERO;
               origin[p].of = a;
               cot[a] = p++;
             }
           if (p >= t->len || t->op[p] != TP_OP_ADD || t->arg[p][0] != cot[a])
             return false;
-          origin[p].role = ROLE_SHARE;
+          origin[p].role = TP_EXPLAIN_SHARE;
           origin[p].of = a;
           origin[p].from = i;
           origin[p].share = ++shares[a];
@@ -271,7 +252,7 @@ replay (const TpExplainInput *in, TpArena *arena, Origin *origin)
         continue;
       if (p >= t->len || t->op[p] != TP_OP_LEAF)
         return false;
-      origin[p].role = ROLE_UNREACHED;
+      origin[p].role = TP_EXPLAIN_UNREACHED;
       origin[p].of = w;
       p++;
     }
@@ -507,19 +488,23 @@ put_plan (const TpExplainInput *in, TpBuf *out, TpNode i)
 }
 
 bool
-tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out)
+tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out,
+                  TpExplainOrigin **origins)
 {
   const TpTape *t = in->plan->tape;
   uint32_t n = t->len < TP_EXPLAIN_NODES ? t->len : TP_EXPLAIN_NODES;
-  Origin *origin = tp_arena_calloc (arena, t->len + 1, sizeof *origin);
+  TpExplainOrigin *origin = tp_arena_calloc (arena, t->len + 1, sizeof *origin);
   bool replayed;
 
   if (origin == NULL)
     return false;
   replayed = replay (in, arena, origin);
+  if (!replayed)
+    memset (origin, 0, (t->len + 1) * sizeof *origin);
+  *origins = origin;
   for (TpNode i = 0; i < n; i++)
     {
-      const Origin *o = &origin[i];
+      const TpExplainOrigin *o = &origin[i];
       TpOp op = (TpOp) t->op[i];
 
       tp_buf_u64 (out, i);
@@ -534,14 +519,14 @@ tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out)
           tp_buf_shape (out, &t->shape[i]);
         }
       else
-        switch ((Role) o->role)
+        switch ((TpExplainRole) o->role)
           {
-          case ROLE_SEED:
+          case TP_EXPLAIN_SEED:
             tp_buf_puts (out, "the seed, ");
             put_grad_of (in, out, in->target);
             tp_buf_puts (out, " = 1, where the backward pass starts");
             break;
-          case ROLE_RULE:
+          case TP_EXPLAIN_RULE:
             {
               TpOp fop = (TpOp) t->op[o->of];
               tp_buf_puts (out, "the backward rule of node ");
@@ -563,13 +548,13 @@ tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out)
               tp_buf_puts (out, rule_phrase (fop, o->share));
             }
             break;
-          case ROLE_ZERO:
+          case TP_EXPLAIN_ZERO:
             put_grad_of (in, out, o->of);
             tp_buf_puts (out, " starts at zero ");
             tp_buf_shape (out, &t->shape[i]);
             tp_buf_puts (out, "; each consumer adds its share with an Add");
             break;
-          case ROLE_SHARE:
+          case TP_EXPLAIN_SHARE:
             put_grad_of (in, out, o->of);
             tp_buf_puts (out, " adds share ");
             tp_buf_u64 (out, o->share);
@@ -578,13 +563,13 @@ tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out)
             tp_buf_putc (out, ' ');
             tp_buf_puts (out, tp_op_info[t->op[o->from]].name);
             break;
-          case ROLE_UNREACHED:
+          case TP_EXPLAIN_UNREACHED:
             put_grad_of (in, out, o->of);
             tp_buf_puts (out, " is zero: ");
             tp_buf_puts (out, in->target_name);
             tp_buf_puts (out, " does not depend on it");
             break;
-          case ROLE_NONE:
+          case TP_EXPLAIN_NONE:
             tp_buf_puts (out, "appended by differentiate, ");
             tp_buf_shape (out, &t->shape[i]);
             break;

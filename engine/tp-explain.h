@@ -29,8 +29,31 @@ typedef struct
   uint32_t n_wrt;
 } TpExplainInput;
 
-/* Writes one line per node (line N is node N), each "N Op: sentence".
- * False when memory runs out. */
-bool tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out);
+/* Which step of differentiate's walk recorded a node it appended. */
+typedef enum
+{
+  TP_EXPLAIN_NONE,        /* a forward node, or the replay disagreed */
+  TP_EXPLAIN_SEED,
+  TP_EXPLAIN_RULE,        /* of forward node `of` */
+  TP_EXPLAIN_ZERO,        /* the running sum of `of` starts at zero */
+  TP_EXPLAIN_SHARE,       /* adds the share from consumer `from` to `of` */
+  TP_EXPLAIN_UNREACHED,   /* a parameter the loss does not depend on */
+} TpExplainRole;
+
+typedef struct
+{
+  uint8_t role;
+  TpNode of;
+  TpNode from;
+  uint32_t share;  /* 1-based, for TP_EXPLAIN_SHARE; for TP_EXPLAIN_RULE
+                      the node's place in the rule, 0-based */
+} TpExplainOrigin;
+
+/* Writes one line per node (line N is node N), each "N Op: sentence",
+ * and sets *origins to the role of every node (tape length entries, from
+ * the arena; all TP_EXPLAIN_NONE when the replay disagreed with the
+ * tape).  False when memory runs out. */
+bool tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out,
+                       TpExplainOrigin **origins);
 
 #endif /* TP_EXPLAIN_H */

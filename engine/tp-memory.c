@@ -41,6 +41,7 @@ tp_memory_build (TpMemory *m, const TpPlan *plan, TpArena *arena)
         }
     }
   m->n_steps = k;
+  m->step_of = step_of;
   for (uint32_t s = 0; s < k; s++)
     {
       TpNode i = m->steps[s];

@@ -32,6 +32,7 @@ typedef struct
   uint32_t *from;         /* per step: the step that computes its buffer */
   uint32_t *to;           /* per step: the last step it is live */
   uint64_t *live;         /* per step: elements live at that step */
+  uint32_t *step_of;      /* per node: its step, or UINT32_MAX */
   uint64_t peak;
   uint32_t peak_step;     /* UINT32_MAX when there is no step */
 } TpMemory;

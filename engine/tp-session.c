@@ -66,6 +66,9 @@ struct _TpSession
   TpMemory memory;
   const char **param_names;     /* per parameter, its display name */
   char *memory_svg;
+  TpExplainOrigin *origins;     /* per node, the explain reading's replay */
+  uint32_t *explained;          /* per explained node, its line's offset */
+  uint32_t n_explained;         /* and one more: the end */
 };
 
 static const char *const role_names[TP_N_ROLES] = {
@@ -716,11 +719,25 @@ build_explain (TpSession *s)
   in.grads = s->differentiated ? s->grads : NULL;
   in.n_wrt = s->n_wrt;
   tp_buf_init (&out);
-  if (!tp_explain_write (&in, &s->arena, &out))
+  if (!tp_explain_write (&in, &s->arena, &out, &s->origins))
     {
       tp_buf_clear (&out);
       return false;
     }
+  /* Where each node's line starts, for tp_session_explanation. */
+  s->n_explained = s->prog.tape.len < TP_EXPLAIN_NODES
+                   ? s->prog.tape.len : TP_EXPLAIN_NODES;
+  s->explained = tp_arena_alloc (&s->arena, ((size_t) s->n_explained + 1)
+                                            * sizeof *s->explained);
+  if (s->explained == NULL || out.failed)
+    {
+      tp_buf_clear (&out);
+      return false;
+    }
+  for (size_t at = 0, line = 0; line <= s->n_explained && at <= out.len;
+       at++)
+    if (at == 0 || out.data[at - 1] == '\n')
+      s->explained[line++] = (uint32_t) at;
   return take (s, TP_READING_EXPLAIN, &out);
 }
 
@@ -986,6 +1003,113 @@ tp_session_picture_reduced (const TpSession *s)
 }
 
 /* Writes the decimal digits of value at p; returns their count. */
+size_t
+tp_session_n_steps (const TpSession *s)
+{
+  return s->status == TP_STATUS_OK ? s->memory.n_steps : 0;
+}
+
+bool
+tp_session_step (const TpSession *s, size_t k, TpStep *out)
+{
+  const TpMemory *m = &s->memory;
+  TpNode i;
+
+  if (k >= tp_session_n_steps (s))
+    return false;
+  i = m->steps[k];
+  out->node = i;
+  out->gradient = i >= s->spec_nodes;
+  out->kept = s->plan.readable[i] != 0;
+  out->last = m->to[k];
+  out->elements = tp_shape_volume (&s->prog.tape.shape[i]);
+  out->live = m->live[k];
+  return true;
+}
+
+bool
+tp_session_node_step (const TpSession *s, uint32_t node, size_t *k)
+{
+  if (tp_session_n_steps (s) == 0 || node >= s->prog.tape.len
+      || s->memory.step_of[node] == UINT32_MAX)
+    return false;
+  *k = s->memory.step_of[node];
+  return true;
+}
+
+TpNodeState
+tp_session_node_state (const TpSession *s, size_t k, uint32_t node)
+{
+  size_t at;
+
+  if (k >= tp_session_n_steps (s) || !tp_session_node_step (s, node, &at))
+    return TP_NODE_UNEVALUATED;
+  if (k < s->memory.from[at])
+    return TP_NODE_PENDING;
+  return k <= s->memory.to[at] ? TP_NODE_LIVE : TP_NODE_FREED;
+}
+
+bool
+tp_session_origin (const TpSession *s, uint32_t node, TpOrigin *out)
+{
+  const TpTape *t = &s->prog.tape;
+  const TpExplainOrigin *o;
+
+  if (s->status != TP_STATUS_OK || node >= t->len || s->origins == NULL)
+    return false;
+  o = &s->origins[node];
+  out->of = out->from = out->share = out->sum = TP_MAP_NO_NODE;
+  out->count = 0;
+  if (node < s->spec_nodes)
+    {
+      out->role = TP_ORIGIN_FORWARD;
+      return true;
+    }
+  switch ((TpExplainRole) o->role)
+    {
+    case TP_EXPLAIN_SEED:
+      out->role = TP_ORIGIN_SEED;
+      out->of = s->target;
+      break;
+    case TP_EXPLAIN_RULE:
+      out->role = TP_ORIGIN_RULE;
+      out->of = o->of;
+      break;
+    case TP_EXPLAIN_ZERO:
+      out->role = TP_ORIGIN_ZERO;
+      out->of = o->of;
+      break;
+    case TP_EXPLAIN_SHARE:
+      out->role = TP_ORIGIN_SHARE;
+      out->of = o->of;
+      out->from = o->from;
+      out->sum = t->arg[node][0];
+      out->share = t->arg[node][1];
+      out->count = o->share;
+      break;
+    case TP_EXPLAIN_UNREACHED:
+      out->role = TP_ORIGIN_UNREACHED;
+      out->of = o->of;
+      break;
+    case TP_EXPLAIN_NONE:
+      out->role = TP_ORIGIN_APPENDED;
+      break;
+    }
+  return true;
+}
+
+const char *
+tp_session_explanation (const TpSession *s, uint32_t node, size_t *length)
+{
+  const char *text = s->readings[TP_READING_EXPLAIN];
+
+  if (s->status != TP_STATUS_OK || text == NULL || s->explained == NULL
+      || node >= s->n_explained)
+    return NULL;
+  *length = s->explained[node + 1] - s->explained[node] - 1;
+  return text + s->explained[node];
+}
+
 static size_t
 put_u32 (char *p, uint32_t value)
 {
@@ -1117,6 +1241,49 @@ json_map (const TpSession *s, TpBuf *out)
                                                    : "{\"reduced\":false}");
 }
 
+static void
+json_key_node (TpBuf *out, const char *key, uint32_t node)
+{
+  tp_json_key (out, key, false);
+  if (node == TP_MAP_NO_NODE)
+    tp_buf_puts (out, "null");
+  else
+    tp_buf_u64 (out, node);
+}
+
+/* "origins": per explained node, why it was recorded (tp_session_origin). */
+static void
+json_origins (const TpSession *s, TpBuf *out)
+{
+  static const char *const roles[] = {
+    [TP_ORIGIN_FORWARD] = "forward", [TP_ORIGIN_SEED] = "seed",
+    [TP_ORIGIN_RULE] = "rule", [TP_ORIGIN_ZERO] = "zero",
+    [TP_ORIGIN_SHARE] = "share", [TP_ORIGIN_UNREACHED] = "unreached",
+    [TP_ORIGIN_APPENDED] = "appended",
+  };
+  TpOrigin o;
+
+  tp_json_key (out, "origins", false);
+  tp_buf_putc (out, '[');
+  for (uint32_t i = 0; i < s->n_explained && tp_session_origin (s, i, &o);
+       i++)
+    {
+      if (i > 0)
+        tp_buf_putc (out, ',');
+      tp_buf_putc (out, '{');
+      tp_json_key (out, "role", true);
+      tp_json_string (out, roles[o.role], strlen (roles[o.role]));
+      json_key_node (out, "of", o.of);
+      json_key_node (out, "from", o.from);
+      json_key_node (out, "share", o.share);
+      json_key_node (out, "sum", o.sum);
+      tp_json_key (out, "count", false);
+      tp_buf_u64 (out, o.count);
+      tp_buf_putc (out, '}');
+    }
+  tp_buf_putc (out, ']');
+}
+
 /* Our readings (docs/decisions.md): "check", "explain" (a string per
  * line), "memory" and "memory_svg", before the map. */
 static void
@@ -1141,6 +1308,7 @@ json_ours (const TpSession *s, TpBuf *out)
         from = k + 1;
       }
   tp_buf_putc (out, ']');
+  json_origins (s, out);
   tp_json_key (out, "memory", false);
   tp_memory_json (ok ? &s->memory : NULL, out);
   text = tp_session_memory_svg (s);

@@ -244,6 +244,77 @@ const float   *tp_session_node_value (const TpSession *session,
                                       uint32_t node, uint32_t *rank,
                                       const uint32_t **dims);
 
+/* {==== the step-through ====}
+ *
+ * The plan's schedule, one step per evaluated node in tape order: the
+ * forward program first, then the gradient differentiate appended.  The
+ * numbers are the memory reading's (docs/language.md, memory), so they
+ * agree with the plan's "freed after K" and "kept". */
+typedef enum
+{
+  TP_NODE_UNEVALUATED,  /* the plan does not evaluate it */
+  TP_NODE_PENDING,      /* not computed yet at this step */
+  TP_NODE_LIVE,         /* computed, its buffer still held */
+  TP_NODE_FREED,        /* computed, its buffer released */
+} TpNodeState;
+
+typedef struct
+{
+  uint32_t node;        /* the node this step computes */
+  bool gradient;        /* appended by differentiate (node >= spec nodes) */
+  bool kept;            /* a result: its buffer runs to the last step */
+  uint32_t last;        /* the last step its buffer is live */
+  uint64_t elements;    /* its buffer's elements */
+  uint64_t live;        /* elements live at this step, its own included */
+} TpStep;
+
+/* 0 when refused. */
+size_t         tp_session_n_steps    (const TpSession *session);
+/* False when k is out of range. */
+bool           tp_session_step       (const TpSession *session, size_t k,
+                                      TpStep *out);
+/* The step that computes node; false when the plan does not evaluate it. */
+bool           tp_session_node_step  (const TpSession *session,
+                                      uint32_t node, size_t *k);
+/* Node's state after step k has run; TP_NODE_UNEVALUATED also for a node
+ * or k out of range. */
+TpNodeState    tp_session_node_state (const TpSession *session, size_t k,
+                                      uint32_t node);
+
+/* Why differentiate recorded a node (the explain reading's replay of its
+ * walk).  For a share (an Add), `of` is the forward node whose gradient
+ * grows, `from` the consumer whose share it is, `share` the node holding
+ * that share and `sum` the running sum it is added to. */
+typedef enum
+{
+  TP_ORIGIN_FORWARD,    /* recorded by the program */
+  TP_ORIGIN_SEED,       /* d target / d target = 1; `of` is the target */
+  TP_ORIGIN_RULE,       /* a node of forward node `of`'s backward rule */
+  TP_ORIGIN_ZERO,       /* the gradient of `of` starts at zero */
+  TP_ORIGIN_SHARE,      /* adds one consumer's share to `of`'s gradient */
+  TP_ORIGIN_UNREACHED,  /* `of` is a parameter the target does not use */
+  TP_ORIGIN_APPENDED,   /* appended by differentiate, no finer account */
+} TpOriginRole;
+
+typedef struct
+{
+  TpOriginRole role;
+  uint32_t of;          /* TP_MAP_NO_NODE when the role has none */
+  uint32_t from;
+  uint32_t share;
+  uint32_t sum;
+  uint32_t count;       /* a share: 1 for the first added to `of`, ... */
+} TpOrigin;
+
+/* False for a node out of range or a refused program. */
+bool           tp_session_origin     (const TpSession *session,
+                                      uint32_t node, TpOrigin *out);
+/* Node's line of the explain reading ("N Op: sentence", without the
+ * newline; borrowed, not NUL-terminated), or NULL past the nodes the
+ * reading explains. */
+const char    *tp_session_explanation (const TpSession *session,
+                                       uint32_t node, size_t *length);
+
 /* {==== training ====}
  *
  * Gradient descent on the parameters of the last compile (docs/language.md,
