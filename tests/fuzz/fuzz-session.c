@@ -748,6 +748,46 @@ check_map (const TpSession *s, const char *src, size_t len)
     }
 }
 
+/* The step-through seam: steps in tape order, states consistent with
+ * them, origins naming earlier nodes. */
+static void
+check_steps (const TpSession *s)
+{
+  TpStats stats;
+  size_t n = tp_session_n_steps (s), at;
+  uint32_t prev = 0;
+  TpStep st;
+  TpOrigin o;
+
+  tp_session_stats (s, &stats);
+  for (size_t k = 0; k < n; k++)
+    {
+      CHECK (tp_session_step (s, k, &st));
+      CHECK (st.node < stats.nodes && (k == 0 || st.node > prev));
+      CHECK (st.last >= k && st.last < n);
+      CHECK (!st.kept || st.last == n - 1);
+      CHECK (tp_session_node_step (s, st.node, &at) && at == k);
+      CHECK (tp_session_node_state (s, k, st.node) == TP_NODE_LIVE);
+      CHECK (k == 0 || tp_session_node_state (s, k - 1, st.node)
+                       == TP_NODE_PENDING);
+      CHECK (st.last + 1 >= n || tp_session_node_state (s, st.last + 1,
+                                                       st.node)
+                                 == TP_NODE_FREED);
+      prev = st.node;
+    }
+  CHECK (!tp_session_step (s, n, &st));
+  for (uint32_t i = 0; i < stats.nodes && i < 4096; i++)
+    {
+      size_t len;
+      if (!tp_session_origin (s, i, &o))
+        break;
+      CHECK ((unsigned) o.role <= TP_ORIGIN_APPENDED);
+      CHECK (o.of == TP_MAP_NO_NODE || o.of < i);
+      CHECK (o.role != TP_ORIGIN_SHARE || (o.share < i && o.sum < i));
+      CHECK (tp_session_explanation (s, i, &len) != NULL);
+    }
+}
+
 static void
 check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
                bool failed)
@@ -808,6 +848,7 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
   }
   CHECK (n_names >= 1 && names != NULL);
   check_map (s, src, len);
+  check_steps (s);
   for (size_t k = 0; k < n_names; k++)
     {
       const TpName *nm = &names[k];
