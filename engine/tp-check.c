@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tp-engine.h"
 #include "tp-json.h"
 
 /* cbrt(DBL_EPSILON), written out so no libm rounding decides it. */
@@ -1091,12 +1092,15 @@ put_nonfinite_sentence (TpBuf *out, const TpTape *t, const TpNonfinite *nf)
 void
 tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
                    const char *const *names, float *const *values,
-                   TpBuf *out)
+                   TpBuf *out, TpCheckVerdict *verdict)
 {
   uint32_t differs = 0, kinks = 0, unchecked = 0, nonfinite = 0;
   size_t width = 0;
 
   (void) values;
+  verdict->at = out->len + strlen ("gradient check: ");
+  verdict->outcome = TP_OUTCOME_UNCHECKED;
+  verdict->differing = 0;
   switch (c->state)
     {
     case TP_CHECK_NO_DERIVATIVE:
@@ -1183,6 +1187,12 @@ tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
           tp_buf_u64 (out, TP_CHECK_WORK);
           tp_buf_puts (out, ") checked fewer elements\n");
         }
+      verdict->at = out->len;
+      verdict->differing = differs;
+      verdict->outcome = differs > 0 ? TP_OUTCOME_DIFFER
+                         : nonfinite > 0 ? TP_OUTCOME_NONFINITE
+                         : unchecked == c->n_grads ? TP_OUTCOME_UNCHECKED
+                         : TP_OUTCOME_AGREE;
       if (differs > 0)
         {
           tp_buf_u64 (out, differs);
@@ -1205,6 +1215,12 @@ tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
         tp_buf_puts (out, "all gradients agree with finite differences\n");
       break;
     }
+  {
+    const char *nl = out->data != NULL && verdict->at < out->len
+                     ? memchr (out->data + verdict->at, '\n',
+                               out->len - verdict->at) : NULL;
+    verdict->len = nl != NULL ? (size_t) (nl - out->data) - verdict->at : 0;
+  }
   if (c->nonfinite.found)
     {
       tp_buf_puts (out, "non-finite: ");
@@ -1247,9 +1263,24 @@ json_error (TpBuf *out, double x)
 
 void
 tp_check_json (const TpCheck *c, const TpTape *t, const char *const *names,
-               TpBuf *out)
+               const TpCheckVerdict *v, const char *text, TpBuf *out)
 {
-  tp_buf_puts (out, "{\"gradients\":[");
+  static const char *const outcomes[] = {
+    [TP_OUTCOME_AGREE] = "agree", [TP_OUTCOME_DIFFER] = "differ",
+    [TP_OUTCOME_NONFINITE] = "nonfinite", [TP_OUTCOME_UNCHECKED] = "unchecked",
+  };
+
+  tp_buf_puts (out, "{\"outcome\":");
+  if (c == NULL)
+    tp_buf_puts (out, "null,\"verdict\":\"\"");
+  else
+    {
+      tp_buf_putc (out, '"');
+      tp_buf_puts (out, outcomes[v->outcome]);
+      tp_buf_puts (out, "\",\"verdict\":");
+      tp_json_string (out, text + v->at, v->len);
+    }
+  tp_buf_puts (out, ",\"gradients\":[");
   for (uint32_t k = 0; c != NULL && k < c->n_grads; k++)
     {
       const TpCheckGradient *g = &c->grads[k];

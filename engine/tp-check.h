@@ -109,14 +109,27 @@ bool tp_check_gradients (const TpTape *tape, uint32_t spec_nodes,
                          uint32_t n_wrt, float *const *values,
                          TpArena *arena, TpCheck *out);
 
+/* Where the reading's verdict sentence is (bytes of out, without the
+ * newline) and what it says (tp-engine.h's TpCheckOutcome). */
+typedef struct
+{
+  size_t at;
+  size_t len;
+  int outcome;
+  uint32_t differing;
+} TpCheckVerdict;
+
 /* The check reading; names[k] is parameter k's display name, loss_name
  * the target's. */
 void tp_check_describe (const TpCheck *check, const TpTape *tape,
                         const char *loss_name, const char *const *names,
-                        float *const *values, TpBuf *out);
-/* The JSON object {"gradients": [...], "nonfinite": ...}; check NULL
- * writes the empty one. */
+                        float *const *values, TpBuf *out,
+                        TpCheckVerdict *verdict);
+/* The JSON object {"outcome", "verdict", "gradients": [...],
+ * "nonfinite": ...}; verdict is the one tp_check_describe gave for text.
+ * check NULL writes the empty one. */
 void tp_check_json (const TpCheck *check, const TpTape *tape,
-                    const char *const *names, TpBuf *out);
+                    const char *const *names, const TpCheckVerdict *verdict,
+                    const char *text, TpBuf *out);
 
 #endif /* TP_CHECK_H */

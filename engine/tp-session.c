@@ -66,6 +66,7 @@ struct _TpSession
   TpMemory memory;
   const char **param_names;     /* per parameter, its display name */
   char *memory_svg;
+  TpCheckVerdict verdict;       /* within the check reading */
   TpExplainOrigin *origins;     /* per node, the explain reading's replay */
   uint32_t *explained;          /* per explained node, its line's offset */
   uint32_t n_explained;         /* and one more: the end */
@@ -697,7 +698,7 @@ build_check (TpSession *s)
     }
   tp_buf_init (&out);
   tp_check_describe (&s->check, &s->prog.tape, s->target_name,
-                     s->param_names, s->values, &out);
+                     s->param_names, s->values, &out, &s->verdict);
   return take (s, TP_READING_CHECK, &out);
 }
 
@@ -1003,6 +1004,21 @@ tp_session_picture_reduced (const TpSession *s)
 }
 
 /* Writes the decimal digits of value at p; returns their count. */
+bool
+tp_session_check_summary (const TpSession *s, TpCheckSummary *out)
+{
+  if (s->status != TP_STATUS_OK)
+    return false;
+  out->outcome = (TpCheckOutcome) s->verdict.outcome;
+  out->verdict = s->readings[TP_READING_CHECK] + s->verdict.at;
+  out->verdict_length = s->verdict.len;
+  out->differing = s->verdict.differing;
+  out->nonfinite = s->check.nonfinite.found;
+  out->nonfinite_node = s->check.nonfinite.found ? s->check.nonfinite.node
+                                                 : TP_MAP_NO_NODE;
+  return true;
+}
+
 size_t
 tp_session_n_steps (const TpSession *s)
 {
@@ -1295,7 +1311,8 @@ json_ours (const TpSession *s, TpBuf *out)
 
   tp_json_key (out, "check", false);
   tp_check_json (ok ? &s->check : NULL, &s->prog.tape,
-                 (const char *const *) s->param_names, out);
+                 (const char *const *) s->param_names, &s->verdict,
+                 tp_session_reading (s, TP_READING_CHECK), out);
   tp_json_key (out, "explain", false);
   tp_buf_putc (out, '[');
   text = tp_session_reading (s, TP_READING_EXPLAIN);

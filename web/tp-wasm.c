@@ -52,7 +52,7 @@ static const char no_memory_json[] =
   "\"target\":null,\"observe\":[],\"tensors\":{},"
   "\"arguments\":[],\"results\":[],\"diagnostics\":[{\"line\":1,"
   "\"column\":1,\"message\":\"the page ran out of memory\"}],"
-  "\"check\":{\"gradients\":[],\"nonfinite\":null},\"explain\":[],\"origins\":[],"
+  "\"check\":{\"outcome\":null,\"verdict\":\"\",\"gradients\":[],\"nonfinite\":null},\"explain\":[],\"origins\":[],"
   "\"memory\":{\"steps\":[],\"buffers\":[],\"live\":[],"
   "\"peak\":{\"elements\":0,\"node\":null},\"retain_all\":0},"
   "\"memory_svg\":\"\","

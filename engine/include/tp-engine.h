@@ -244,6 +244,32 @@ const float   *tp_session_node_value (const TpSession *session,
                                       uint32_t node, uint32_t *rank,
                                       const uint32_t **dims);
 
+/* What the check reading concludes (docs/language.md, check): its verdict
+ * sentence, e.g. "all gradients agree with finite differences" (borrowed,
+ * not NUL-terminated: `verdict_length` bytes), and where a non-finite
+ * value is born. */
+typedef enum
+{
+  TP_OUTCOME_AGREE,       /* every checked gradient agrees (kinks aside) */
+  TP_OUTCOME_DIFFER,      /* at least one gradient differs */
+  TP_OUTCOME_NONFINITE,   /* a gradient or the target is not finite */
+  TP_OUTCOME_UNCHECKED,   /* no derivative, too big, or nothing checked */
+} TpCheckOutcome;
+
+typedef struct
+{
+  TpCheckOutcome outcome;
+  const char *verdict;
+  size_t verdict_length;
+  uint32_t differing;     /* gradients that differ */
+  bool nonfinite;         /* some value is NaN or infinite */
+  uint32_t nonfinite_node;  /* the first such node, in tape order */
+} TpCheckSummary;
+
+/* False when the program was refused. */
+bool           tp_session_check_summary (const TpSession *session,
+                                         TpCheckSummary *out);
+
 /* {==== the step-through ====}
  *
  * The plan's schedule, one step per evaluated node in tape order: the

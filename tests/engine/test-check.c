@@ -239,6 +239,17 @@ check_dir (const char *dir)
             g_free (l);
           }
       g_assert_null (strstr (check, "differs"));
+      {
+        TpCheckSummary sum;
+        g_assert_true (tp_session_check_summary (s, &sum));
+        g_assert_true (sum.outcome == TP_OUTCOME_AGREE
+                       || sum.outcome == TP_OUTCOME_UNCHECKED);
+        g_assert_cmpuint (sum.differing, ==, 0);
+        g_assert_cmpint (sum.nonfinite, ==,
+                         strcmp (f, "where-does-the-nan-come-from.tape") == 0);
+        g_assert_nonnull (strstr (check, "\n"));
+        g_assert_true (sum.verdict[sum.verdict_length] == '\n');
+      }
       g_assert_true (strstr (check, "all gradients agree with finite "
                                     "differences\n") != NULL
                      || strstr (check, "away from kinks\n") != NULL
@@ -352,6 +363,24 @@ test_broken_rule (void)
   }
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
                             "\n1 gradient differs from finite differences\n"));
+  /* The summary front ends show is that line. */
+  {
+    TpCheckSummary sum;
+    char *json = tp_session_to_json (s);
+    g_assert_true (tp_session_check_summary (s, &sum));
+    g_assert_cmpint (sum.outcome, ==, TP_OUTCOME_DIFFER);
+    g_assert_cmpuint (sum.differing, ==, 1);
+    g_assert_cmpuint (sum.verdict_length, ==,
+                      strlen ("1 gradient differs from finite differences"));
+    g_assert_true (strncmp (sum.verdict, "1 gradient differs from finite "
+                                         "differences\n",
+                            sum.verdict_length + 1) == 0);
+    g_assert_false (sum.nonfinite);
+    g_assert_nonnull (strstr (json, "\"check\":{\"outcome\":\"differ\","
+                                    "\"verdict\":\"1 gradient differs from "
+                                    "finite differences\",\"gradients\":["));
+    tp_string_free (json);
+  }
   tp_session_free (s);
 }
 
