@@ -49,6 +49,7 @@ struct _TpTrain
   uint64_t stop_element;        /* flat index into stop_shape */
   float stop_value;
   char *reading;
+  size_t parameters_at;         /* where the reading's parameter lines start */
   char *svg;
 };
 
@@ -217,6 +218,7 @@ write_reading (TpTrain *t)
       tp_buf_putc (&out, '\n');
     }
   tp_buf_putc (&out, '\n');
+  t->parameters_at = out.len;
   for (uint32_t k = 0; k < t->n_wrt; k++)
     tp_values_line (&out, t->names[k], &t->shapes[k], t->params[k],
                     &t->shapes[k], &budget, NULL, TP_NO_NODE, TP_NO_NODE);
@@ -540,6 +542,12 @@ const char *
 tp_train_reading (const TpTrain *t)
 {
   return t->reading;
+}
+
+const char *
+tp_train_parameters (const TpTrain *t)
+{
+  return t->reading + t->parameters_at;
 }
 
 const float *

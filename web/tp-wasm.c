@@ -123,7 +123,8 @@ tp_wasm_json_length (void)
 /* Trains on the program of the last tp_wasm_read (tp_session_train):
  * returns 1 when it ran, 0 when it was refused (the JSON's "error" says
  * why), -1 when memory ran out.  Then tp_wasm_train_text (0) is the train
- * JSON object, (1) the train reading, (2) the loss curve's SVG. */
+ * JSON object, (1) the train reading, (2) the loss curve's SVG, (3) the
+ * parameters after the last update, as values lines. */
 EMSCRIPTEN_KEEPALIVE int
 tp_wasm_train (unsigned    steps,
                const char *rate,
@@ -149,8 +150,17 @@ tp_wasm_train_text (int which)
 {
   if (train == NULL || train_json == NULL)
     return "";
-  return which == 0 ? train_json : which == 1 ? tp_train_reading (train)
-                                              : tp_train_svg (train);
+  switch (which)
+    {
+    case 0:
+      return train_json;
+    case 1:
+      return tp_train_reading (train);
+    case 2:
+      return tp_train_svg (train);
+    default:
+      return tp_train_parameters (train);
+    }
 }
 
 EMSCRIPTEN_KEEPALIVE size_t

@@ -372,6 +372,9 @@ const char    *tp_train_error        (const TpTrain *train);
  * parameters after the last update in the values reading's line format,
  * and the stop when a non-finite value stopped it.  "" when refused. */
 const char    *tp_train_reading      (const TpTrain *train);
+/* The reading's last part: the parameters after the last update, one
+ * values line each ("" when refused).  Borrowed. */
+const char    *tp_train_parameters   (const TpTrain *train);
 /* The target's values, one per run (fewer when it stopped). */
 const float   *tp_train_losses       (const TpTrain *train, size_t *n);
 /* Whether a non-finite value stopped it: at which step (the run) and in

@@ -51,14 +51,15 @@ loss_of (const char *src)
 
 /* The parameters after the train reading's blank line: name and value. */
 static void
-read_parameters (const char *reading, char names[][16], float *values,
-                 size_t n)
+read_parameters (const char *reading, const char *reading_parameters,
+                 char names[][16], float *values, size_t n)
 {
   const char *p = strstr (reading, "\n\n");
   size_t k = 0;
 
   g_assert_nonnull (p);
   p += 2;
+  g_assert_cmpstr (p, ==, reading_parameters);
   while (*p != '\0' && k < n)
     {
       char name[16];
@@ -106,7 +107,8 @@ check_route (char *(*make) (const float *params), size_t n_params,
       g_assert_true (tp_train_ok (one));
       /* This program's own loss is step s of the long run. */
       g_assert_cmphex (bits (loss_of (src)), ==, bits (losses[s]));
-      read_parameters (tp_train_reading (one), names, params, n_params);
+      read_parameters (tp_train_reading (one), tp_train_parameters (one),
+                       names, params, n_params);
       for (size_t k = 0; k < n_params; k++)
         /* `parameter VALUE` cannot be negative: keep to runs where they
          * stay positive. */
