@@ -1709,3 +1709,19 @@ tp_session_node_value (const TpSession *s, uint32_t node, uint32_t *rank,
     *dims = s->prog.tape.shape[node].dims;
   return s->values[node];
 }
+
+char *
+tp_session_node_value_text (const TpSession *s, uint32_t node,
+                            uint64_t max_elements)
+{
+  TpValuesBudget budget = { max_elements, TP_SUMMARY_BUDGET };
+  TpBuf out;
+
+  if (s->status != TP_STATUS_OK || node >= s->prog.tape.len
+      || s->values == NULL || s->values[node] == NULL)
+    return NULL;
+  tp_buf_init (&out);
+  tp_values_put_tensor (&out, s->values[node], &s->prog.tape.shape[node],
+                        &budget);
+  return tp_buf_steal (&out);
+}

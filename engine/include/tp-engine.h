@@ -244,6 +244,15 @@ const float   *tp_session_node_value (const TpSession *session,
                                       uint32_t node, uint32_t *rank,
                                       const uint32_t **dims);
 
+/* Node's value written as the values reading writes a tensor (the bare
+ * element for rank 0, nested "[a, b]" lists otherwise), at most
+ * max_elements in full: a bigger tensor is summarised as the values
+ * reading summarises one.  NULL when the program was refused, node is out
+ * of range or memory runs out; the caller frees it with tp_string_free. */
+char          *tp_session_node_value_text (const TpSession *session,
+                                           uint32_t node,
+                                           uint64_t max_elements);
+
 /* What the check reading concludes (docs/language.md, check): its verdict
  * sentence, e.g. "all gradients agree with finite differences" (borrowed,
  * not NUL-terminated: `verdict_length` bytes), and where a non-finite

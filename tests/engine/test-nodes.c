@@ -83,6 +83,33 @@ test_refused (void)
   tp_session_free (s);
 }
 
+/* One node's value as text, in the values reading's tensor format, and
+ * summarised past the element count asked for. */
+static void
+test_value_text (void)
+{
+  TpSession *s = tp_test_compile ("x = input [2, 2]\ny = x * 2.0\n"
+                                  "z = input [10]\n", NULL, NULL,
+                                  TP_STATUS_OK);
+  TpSession *r = tp_test_compile ("x = 1 +\n", NULL, NULL, TP_STATUS_REFUSED);
+  char *text;
+
+  text = tp_session_node_value_text (s, 0, 100);
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_VALUES), text));
+  g_assert_true (text[0] == '[' && text[1] == '[');
+  tp_string_free (text);
+  text = tp_session_node_value_text (s, 1, 100);     /* the constant 2 */
+  g_assert_cmpstr (text, ==, "2");
+  tp_string_free (text);
+  text = tp_session_node_value_text (s, 3, 4);       /* 10 elements, 4 asked */
+  g_assert_nonnull (strstr (text, ", ..."));
+  tp_string_free (text);
+  g_assert_null (tp_session_node_value_text (s, tp_session_n_nodes (s), 100));
+  g_assert_null (tp_session_node_value_text (r, 0, 100));
+  tp_session_free (s);
+  tp_session_free (r);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -90,5 +117,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/nodes/every-node", test_every_node);
   g_test_add_func ("/nodes/budget", test_budget);
   g_test_add_func ("/nodes/refused", test_refused);
+  g_test_add_func ("/nodes/value-text", test_value_text);
   return g_test_run ();
 }
