@@ -101,7 +101,7 @@ test_value_text (void)
   text = tp_session_node_value_text (s, 1, 100);     /* the constant 2 */
   g_assert_cmpstr (text, ==, "2");
   tp_string_free (text);
-  text = tp_session_node_value_text (s, 3, 4);       /* 10 elements, 4 asked */
+  text = tp_session_node_value_text (s, 4, 4);       /* 10 elements, 4 asked */
   g_assert_nonnull (strstr (text, ", ..."));
   tp_string_free (text);
   g_assert_null (tp_session_node_value_text (s, tp_session_n_nodes (s), 100));
