@@ -51,6 +51,21 @@ tp_readings_clear (TpReadings *self)
       g_free (self->shown[r]);
       g_free (self->folds[r]);
     }
+  g_free (self->check_verdict);
+  if (self->explanations != NULL)
+    for (guint i = 0; i < self->n_nodes; i++)
+      g_free (self->explanations[i]);
+  g_free (self->explanations);
+  g_free (self->steps);
+  g_free (self->node_steps);
+  g_free (self->origins);
+  if (self->value_texts != NULL)
+    for (guint i = 0; i < self->n_nodes; i++)
+      g_free (self->value_texts[i]);
+  g_free (self->value_texts);
+  g_free (self->source);
+  g_free (self->target);
+  g_free (self->observe);
 }
 
 TpReadings *
@@ -75,6 +90,48 @@ tp_readings_get_text (TpReadings *self,
   g_return_val_if_fail ((guint) which < TP_N_READINGS, "");
 
   return self->text[which] != NULL ? self->text[which] : "";
+}
+
+/* Node's sentence of the explain reading ("N Op: ..."), or NULL. */
+const char *
+tp_readings_get_explanation (TpReadings *self,
+                             guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->explanations != NULL && node < self->n_nodes ? self->explanations[node] : NULL;
+}
+
+/* Node's value as the values reading writes it, or NULL (none, or past
+ * the budget). */
+const char *
+tp_readings_get_value_text (TpReadings *self,
+                            guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->value_texts != NULL && node < self->n_nodes ? self->value_texts[node] : NULL;
+}
+
+/* Node's state after step @step, by the seam's definition
+ * (tp_session_node_state): pending before its step, live up to its
+ * step's last, freed after. */
+TpNodeState
+tp_readings_get_node_state (TpReadings *self,
+                            guint       step,
+                            guint       node)
+{
+  guint at;
+
+  g_return_val_if_fail (self != NULL, TP_NODE_UNEVALUATED);
+
+  if (step >= self->n_steps || node >= self->n_nodes || self->node_steps == NULL
+      || self->node_steps[node] == G_MAXUINT)
+    return TP_NODE_UNEVALUATED;
+  at = self->node_steps[node];
+  if (step < at)
+    return TP_NODE_PENDING;
+  return step <= self->steps[at].last ? TP_NODE_LIVE : TP_NODE_FREED;
 }
 
 /* The node StableHLO's `%arg{argument}` stands for, or -1. */
@@ -378,6 +435,59 @@ tp_readings_get_fold (TpReadings *self,
   return NULL;
 }
 
+/* The check's summary, the sentences, the schedule, the origins and the
+ * node values, for the check, memory and step-through panes. */
+static void
+tp_readings_copy_teaching (TpReadings      *self,
+                           const TpSession *session)
+{
+  guint64 budget = TP_STEP_VALUE_BUDGET;
+  gboolean origins = TRUE;
+
+  if (tp_session_check_summary (session, &self->check))
+    {
+      self->check_verdict = g_strndup (self->check.verdict, self->check.verdict_length);
+      self->check.verdict = self->check_verdict;
+    }
+  else
+    self->check.outcome = TP_OUTCOME_UNCHECKED;
+  self->explanations = g_new0 (char *, self->n_nodes + 1);
+  self->node_steps = g_new (guint, self->n_nodes + 1);
+  self->origins = g_new0 (TpOrigin, self->n_nodes + 1);
+  self->value_texts = g_new0 (char *, self->n_nodes + 1);
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      size_t length = 0;
+      const char *sentence = tp_session_explanation (session, i, &length);
+      size_t k;
+      uint32_t rank = 0;
+      const uint32_t *dims = NULL;
+
+      if (sentence != NULL)
+        self->explanations[i] = g_strndup (sentence, length);
+      self->node_steps[i] = tp_session_node_step (session, i, &k) ? (guint) k : G_MAXUINT;
+      if (origins && !tp_session_origin (session, i, &self->origins[i]))
+        origins = FALSE;
+      if (budget > 0 && tp_session_node_value (session, i, &rank, &dims) != NULL)
+        {
+          char *text = tp_session_node_value_text (session, i, TP_STEP_VALUE_ELEMENTS);
+          guint64 volume = 1;
+
+          for (uint32_t d = 0; d < rank; d++)
+            volume *= dims[d];
+          self->value_texts[i] = g_strdup (text);
+          tp_string_free (text);
+          budget -= MIN (budget, MIN (volume, TP_STEP_VALUE_ELEMENTS));
+        }
+    }
+  if (!origins)
+    g_clear_pointer (&self->origins, g_free);
+  self->n_steps = (guint) tp_session_n_steps (session);
+  self->steps = g_new0 (TpStep, self->n_steps + 1);
+  for (guint k = 0; k < self->n_steps; k++)
+    tp_session_step (session, k, &self->steps[k]);
+}
+
 /* Copies every reading and the names list out of a session that read. */
 static TpReadings *
 tp_readings_new_from_session (const TpSession *session)
@@ -415,6 +525,7 @@ tp_readings_new_from_session (const TpSession *session)
     self->arguments[i] = arguments[i];
   tp_readings_copy_map (self, session);
   tp_readings_fold (self, session);
+  tp_readings_copy_teaching (self, session);
   return self;
 }
 
@@ -487,7 +598,14 @@ tp_request_run (TpRequest *req,
 
   req->status = tp_session_compile (session, req->source, req->length, &choices);
   if (req->status == TP_STATUS_OK)
-    req->readings = tp_readings_new_from_session (session);
+    {
+      req->readings = tp_readings_new_from_session (session);
+      req->readings->source = g_strndup (req->source, req->length);
+      req->readings->source_length = req->length;
+      req->readings->target = g_strdup (req->target);
+      req->readings->observe = g_strdup (req->observe);
+      req->readings->exact = req->exact;
+    }
   else
     {
       size_t n = 0;

@@ -87,6 +87,9 @@ struct _TpPictureView
   guint n_generations;          /* rasters started */
   guint install_idle;           /* shows a next layout with nothing on the canvas */
 
+  guint8 *node_states;          /* the step-through's, or NULL */
+  guint n_node_states;
+
   double scale;                 /* when not fitting */
   double offset_x;              /* widget pixels */
   double offset_y;
@@ -346,6 +349,82 @@ tp_picture_view_draws_with_cairo (TpPictureView *self)
   return renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer);
 }
 
+/* The step-through's node states over the raster. */
+static void
+tp_picture_view_snapshot_states (TpPictureView *self,
+                                 GtkSnapshot   *snapshot,
+                                 double         scale,
+                                 double         ox,
+                                 double         oy)
+{
+  const GdkRGBA veil = { 1.0f, 1.0f, 1.0f, 0.62f };
+  const GdkRGBA grey = { 0.45f, 0.45f, 0.45f, 0.40f };
+  const GdkRGBA live = { 0.15f, 0.64f, 0.41f, 1.0f };
+  const GdkRGBA strong = { 0.57f, 0.25f, 0.67f, 1.0f };
+
+  for (guint node = 0; node < self->n_node_states; node++)
+    {
+      guint8 state = self->node_states[node];
+      double x, y, w, h, line = MAX (2.0, 1.0 * scale);
+      graphene_rect_t box;
+      GskRoundedRect outline;
+      const GdkRGBA *edge = NULL;
+
+      if (state == 0 || !tp_picture_layout_node_bounds (self->layout, (int) node, &x, &y, &w, &h))
+        continue;
+      box = GRAPHENE_RECT_INIT ((float) (ox + x * scale), (float) (oy + y * scale),
+                                (float) (w * scale), (float) (h * scale));
+      switch (state & ~TP_PICTURE_NODE_EMPHASIS)
+        {
+        case TP_NODE_PENDING:
+          gtk_snapshot_append_color (snapshot, &veil, &box);
+          break;
+        case TP_NODE_FREED:
+          gtk_snapshot_append_color (snapshot, &grey, &box);
+          break;
+        case TP_NODE_LIVE:
+          edge = &live;
+          break;
+        default:
+          break;
+        }
+      if (state & TP_PICTURE_NODE_EMPHASIS)
+        {
+          edge = &strong;
+          line *= 2;
+        }
+      if (edge == NULL)
+        continue;
+      graphene_rect_inset (&box, (float) (-line / 2), (float) (-line / 2));
+      gsk_rounded_rect_init_from_rect (&outline, &box, 0);
+      gtk_snapshot_append_border (snapshot, &outline,
+                                  (const float[4]) { (float) line, (float) line, (float) line, (float) line },
+                                  (const GdkRGBA[4]) { *edge, *edge, *edge, *edge });
+    }
+}
+
+void
+tp_picture_view_set_node_states (TpPictureView *self,
+                                 const guint8  *states,
+                                 guint          n_states)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  g_clear_pointer (&self->node_states, g_free);
+  self->n_node_states = states != NULL ? n_states : 0;
+  self->node_states = g_memdup2 (states, self->n_node_states);
+  gtk_widget_queue_draw (GTK_WIDGET (self->canvas));
+}
+
+guint8
+tp_picture_view_get_node_state (TpPictureView *self,
+                                guint          node)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), 0);
+
+  return node < self->n_node_states ? self->node_states[node] : 0;
+}
+
 static void
 tp_picture_view_snapshot_canvas (TpPictureView *self,
                                  GtkSnapshot   *snapshot)
@@ -366,6 +445,7 @@ tp_picture_view_snapshot_canvas (TpPictureView *self,
     tp_picture_raster_snapshot (r, snapshot, scale, ox, oy, width, height, device,
                                 tp_picture_view_draws_with_cairo (self));
 
+  tp_picture_view_snapshot_states (self, snapshot, scale, ox, oy);
   /* the selected node: cheap, drawn on top, never rasterized */
   node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
   if (node >= 0 && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
@@ -1047,6 +1127,7 @@ tp_picture_view_finalize (GObject *object)
 
   g_clear_pointer (&self->layout, tp_picture_layout_unref);
   g_free (self->dot);
+  g_free (self->node_states);
 
 
   G_OBJECT_CLASS (tp_picture_view_parent_class)->finalize (object);

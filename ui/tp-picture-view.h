@@ -35,6 +35,16 @@ gboolean    tp_picture_view_get_node_center (TpPictureView *self,
                                              double        *y);
 gboolean    tp_picture_view_get_selected_bounds (TpPictureView   *self,
                                                  graphene_rect_t *bounds);
+/* The step-through's styling: per node a TpNodeState (pending nodes are
+ * veiled, live ones outlined green, freed ones greyed), optionally with
+ * TP_PICTURE_NODE_EMPHASIS (a share and the gradient it goes to);
+ * NULL clears it.  Drawn on top of the raster, like the selection. */
+#define TP_PICTURE_NODE_EMPHASIS 0x10
+void        tp_picture_view_set_node_states (TpPictureView *self,
+                                             const guint8  *states,
+                                             guint          n_states);
+guint8      tp_picture_view_get_node_state  (TpPictureView *self,
+                                             guint          node);
 /* The raster the canvas shows (the picture is drawn off the main thread
  * into a texture), how many were started, and the scale shown: for tests
  * and the benchmark. */

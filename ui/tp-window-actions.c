@@ -473,6 +473,20 @@ tp_window_show_pane_action (GtkWidget  *widget,
     tp_window_set_focus_layout (self, TRUE, pane);
 }
 
+/* Alt+7 .. Alt+0: the check, memory, steps or train pane, with the
+ * keyboard focus in it. */
+static void
+tp_window_show_teaching_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  TpTeachPage page;
+
+  if (tp_teach_page_from_id (g_variant_get_string (param, NULL), &page))
+    tp_teach_panel_show (self->teach_panel, page);
+}
+
 /* Copies the reading of the pane that has the keyboard focus; from
  * elsewhere (the editor, the controls), the one shown alone, else the
  * one that last had the focus (the spec when none has had it yet). */
@@ -572,6 +586,7 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
     gtk_widget_class_install_action (widget_class, exports[i], NULL, tp_window_export_action);
   gtk_widget_class_install_action (widget_class, "win.copy-reading", "s", tp_window_copy_reading_action);
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", tp_window_show_pane_action);
+  gtk_widget_class_install_action (widget_class, "win.show-teaching", "s", tp_window_show_teaching_action);
   gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
   gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
   gtk_widget_class_install_property_action (widget_class, "win.presenting", "presenting");
@@ -619,6 +634,10 @@ static const struct
   { GDK_KEY_4, GDK_ALT_MASK, "win.show-pane", "stablehlo" },
   { GDK_KEY_5, GDK_ALT_MASK, "win.show-pane", "values" },
   { GDK_KEY_6, GDK_ALT_MASK, "win.show-pane", "picture" },
+  { GDK_KEY_7, GDK_ALT_MASK, "win.show-teaching", "check" },
+  { GDK_KEY_8, GDK_ALT_MASK, "win.show-teaching", "memory" },
+  { GDK_KEY_9, GDK_ALT_MASK, "win.show-teaching", "steps" },
+  { GDK_KEY_0, GDK_ALT_MASK, "win.show-teaching", "train" },
 };
 
 void

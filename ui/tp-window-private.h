@@ -5,6 +5,7 @@
 #include "tp-document.h"
 #include "tp-editor.h"
 #include "tp-picture-view.h"
+#include "tp-teach-panel.h"
 #include "tp-text-pane.h"
 #include "tp-window.h"
 
@@ -30,6 +31,8 @@ struct _TpWindow
   GtkBox *pane_switcher;
   GtkSpinner *busy_spinner;
   GtkPaned *paned;
+  GtkPaned *teach_paned;
+  TpTeachPanel *teach_panel;    /* check, memory, steps, train */
   TpEditor *editor;
   GtkStack *layout_stack;
   GtkGrid *panes_grid;

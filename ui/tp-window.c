@@ -1116,6 +1116,14 @@ tp_window_get_observe_dropdown (TpWindow *self)
   return self->observe_dropdown;
 }
 
+TpTeachPanel *
+tp_window_get_teach_panel (TpWindow *self)
+{
+  g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
+
+  return self->teach_panel;
+}
+
 GtkMenuButton *
 tp_window_get_main_menu_button (TpWindow *self)
 {
@@ -1237,6 +1245,7 @@ tp_window_class_init (TpWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TP_TYPE_EDITOR);
+  g_type_ensure (TP_TYPE_TEACH_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TpWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_button);
@@ -1255,6 +1264,8 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, pane_switcher);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, teach_paned);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, teach_panel);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, layout_stack);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, panes_grid);
@@ -1308,6 +1319,8 @@ tp_window_init (TpWindow *self)
       self->switcher_buttons[p] = button;
     }
 
+  tp_teach_panel_set_document (self->teach_panel, self->document);
+  tp_teach_panel_set_picture (self->teach_panel, TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
   g_signal_connect_object (self->document, "notify::readings",
                            G_CALLBACK (tp_window_readings_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "notify::stale",

@@ -49,6 +49,8 @@ void        tp_window_show_toast         (TpWindow            *self,
 GtkDropDown *tp_window_get_target_dropdown  (TpWindow         *self);
 GtkDropDown *tp_window_get_observe_dropdown (TpWindow         *self);
 GtkMenuButton *tp_window_get_main_menu_button (TpWindow       *self);
+/* The check, memory, steps and train panes under the readings. */
+struct _TpTeachPanel *tp_window_get_teach_panel (TpWindow     *self);
 GMenuModel *tp_window_get_recent_section (TpWindow            *self);
 gboolean    tp_window_save_png           (TpWindow            *self,
                                           const char          *path,

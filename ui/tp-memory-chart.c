@@ -1,0 +1,596 @@
+/* tp-memory-chart.c: the memory chart, drawn with cairo from the
+ * schedule the engine gives (docs/language.md, memory).
+ *
+ * Rows are steps, in order; each row's bar runs from its step's column to
+ * the column of the last step its buffer is held.  The live-volume curve
+ * is pinned above the rows, so it stays in sight while the rows scroll,
+ * and only the rows in sight are drawn: a big program costs what the
+ * screen shows. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tp-document.h"
+#include "tp-memory-chart.h"
+#include "tp-style.h"
+
+#define CURVE_HEIGHT 72.0
+#define ROW_HEIGHT 20.0
+#define LABEL_WIDTH 76.0
+#define COUNT_WIDTH 96.0
+#define MARGIN 6.0
+
+struct _TpMemoryChart
+{
+  GtkWidget parent_instance;
+
+  TpDocument *document;
+  TpReadings *readings;         /* the readings drawn (a reference) */
+  GtkAdjustment *vadjustment;   /* the scrolled window's, when inside one */
+  int cursor;                   /* the step-through's step, or -1 */
+  int highlighted;              /* the selected node's step, or -1 */
+  guint peak;                   /* the first step with the most live elements */
+};
+
+G_DEFINE_FINAL_TYPE (TpMemoryChart, tp_memory_chart, GTK_TYPE_WIDGET)
+
+static double
+tp_memory_chart_scroll (TpMemoryChart *self)
+{
+  return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+static guint
+tp_memory_chart_n_steps (TpMemoryChart *self)
+{
+  return self->readings != NULL ? self->readings->n_steps : 0;
+}
+
+/* The column geometry: where step 0 starts and how wide a step is. */
+static void
+tp_memory_chart_columns (TpMemoryChart *self,
+                         int            width,
+                         double        *x0,
+                         double        *step_width)
+{
+  guint n = MAX (tp_memory_chart_n_steps (self), 1);
+
+  *x0 = LABEL_WIDTH;
+  *step_width = MAX (width - LABEL_WIDTH - COUNT_WIDTH - MARGIN, 1.0) / n;
+}
+
+static void
+tp_memory_chart_find_peak (TpMemoryChart *self)
+{
+  self->peak = 0;
+  for (guint k = 1; k < tp_memory_chart_n_steps (self); k++)
+    if (self->readings->steps[k].live > self->readings->steps[self->peak].live)
+      self->peak = k;
+}
+
+static void
+tp_memory_chart_update_description (TpMemoryChart *self)
+{
+  g_autofree char *description = NULL;
+  guint n = tp_memory_chart_n_steps (self);
+
+  if (n == 0)
+    description = g_strdup (_("No buffers: the program does not read"));
+  else
+    /* Translators: the memory chart's accessible description: %u is the
+     * number of steps, then the peak's elements and the peak's node */
+    description = g_strdup_printf (ngettext ("%u buffer, one per step; peak %" G_GUINT64_FORMAT
+                                             " elements live at node %u",
+                                             "%u buffers, one per step; peak %" G_GUINT64_FORMAT
+                                             " elements live at node %u", n),
+                                   n, self->readings->steps[self->peak].live,
+                                   self->readings->steps[self->peak].node);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+/* Scrolls row @step into sight below the pinned curve. */
+static void
+tp_memory_chart_reveal (TpMemoryChart *self,
+                        int            step)
+{
+  double top, page, value;
+
+  if (self->vadjustment == NULL || step < 0)
+    return;
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  top = CURVE_HEIGHT + step * ROW_HEIGHT;
+  if (top < value + CURVE_HEIGHT)
+    gtk_adjustment_set_value (self->vadjustment, top - CURVE_HEIGHT);
+  else if (top + ROW_HEIGHT > value + page)
+    gtk_adjustment_set_value (self->vadjustment, top + ROW_HEIGHT - page);
+}
+
+static void
+tp_memory_chart_selection_cb (TpMemoryChart *self)
+{
+  int node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
+  TpReadings *r = self->readings;
+  int step = -1;
+
+  if (r != NULL && node >= 0 && (guint) node < r->n_nodes && r->node_steps[node] != G_MAXUINT)
+    step = (int) r->node_steps[node];
+  if (step == self->highlighted)
+    return;
+  self->highlighted = step;
+  tp_memory_chart_reveal (self, step);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+tp_memory_chart_readings_cb (TpMemoryChart *self)
+{
+  TpReadings *readings = self->document != NULL ? tp_document_get_readings (self->document) : NULL;
+
+  if (readings == self->readings)
+    return;
+  g_clear_pointer (&self->readings, tp_readings_unref);
+  if (readings != NULL)
+    self->readings = tp_readings_ref (readings);
+  tp_memory_chart_find_peak (self);
+  if (self->cursor >= (int) tp_memory_chart_n_steps (self))
+    self->cursor = -1;
+  self->highlighted = -2;       /* find it again */
+  tp_memory_chart_selection_cb (self);
+  tp_memory_chart_update_description (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static void
+tp_memory_chart_set_color (cairo_t       *cr,
+                           const GdkRGBA *rgba,
+                           double         alpha)
+{
+  cairo_set_source_rgba (cr, rgba->red, rgba->green, rgba->blue, (double) rgba->alpha * alpha);
+}
+
+static void
+tp_memory_chart_text (cairo_t     *cr,
+                      PangoLayout *layout,
+                      const char  *text,
+                      double       x,
+                      double       y,
+                      double       right)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, right > 0 ? right - w : x, y + (ROW_HEIGHT - h) / 2);
+  pango_cairo_show_layout (cr, layout);
+}
+
+/* The live-volume curve in the band [top, top + CURVE_HEIGHT): one point
+ * per step, or the largest of each pixel's steps when they are more than
+ * the pixels. */
+static void
+tp_memory_chart_draw_curve (TpMemoryChart *self,
+                            cairo_t       *cr,
+                            PangoLayout   *layout,
+                            const GdkRGBA *fg,
+                            int            width,
+                            double         top)
+{
+  TpReadings *r = self->readings;
+  guint n = tp_memory_chart_n_steps (self);
+  double x0, sw, base = top + CURVE_HEIGHT - 8, span = CURVE_HEIGHT - 24;
+  double peak = MAX ((double) r->steps[self->peak].live, 1.0);
+  g_autofree char *label = NULL;
+  guint pixels;
+
+  tp_memory_chart_columns (self, width, &x0, &sw);
+  pixels = (guint) MAX ((width - LABEL_WIDTH - COUNT_WIDTH - MARGIN), 1);
+  cairo_move_to (cr, x0, base);
+  for (guint p = 0, groups = MIN (n, pixels); p < groups; p++)
+    {
+      guint k = (guint) ((guint64) p * n / groups);
+      guint end = (guint) ((guint64) (p + 1) * n / groups);
+      guint64 most = 0;
+
+      for (guint j = k; j < end; j++)
+        most = MAX (most, r->steps[j].live);
+      cairo_line_to (cr, x0 + k * sw, base - span * (double) most / peak);
+      cairo_line_to (cr, x0 + end * sw, base - span * (double) most / peak);
+    }
+  cairo_line_to (cr, x0 + n * sw, base);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.25);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 1.0);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke (cr);
+
+  /* the peak */
+  cairo_arc (cr, x0 + (self->peak + 0.5) * sw, base - span, 3.5, 0, 2 * G_PI);
+  cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
+  cairo_fill (cr);
+  /* Translators: over the memory chart's curve: the most elements live at
+   * once and the node whose step it is */
+  label = g_strdup_printf (_("live volume: peak %" G_GUINT64_FORMAT " elements at node %u"),
+                           r->steps[self->peak].live, r->steps[self->peak].node);
+  tp_memory_chart_set_color (cr, fg, 1.0);
+  tp_memory_chart_text (cr, layout, label, x0, top, 0);
+}
+
+void
+tp_memory_chart_draw (TpMemoryChart *self,
+                      cairo_t       *cr,
+                      int            width,
+                      double         top,
+                      double         height)
+{
+  TpReadings *r = self->readings;
+  guint n = tp_memory_chart_n_steps (self);
+  g_autoptr(PangoLayout) layout = NULL;
+  const TpPalette *palette = tp_style_get_palette (tp_style_is_dark (GTK_WIDGET (self)));
+  GdkRGBA fg, selected;
+  double x0, sw;
+  guint first, last;
+
+  g_return_if_fail (TP_IS_MEMORY_CHART (self));
+
+  if (n == 0)
+    return;
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  if (!gdk_rgba_parse (&selected, palette->selected))
+    selected = (GdkRGBA) { 0.96f, 0.62f, 0.04f, 0.35f };
+  tp_memory_chart_columns (self, width, &x0, &sw);
+
+  /* the rows in sight, under the pinned curve */
+  first = (guint) MAX (0.0, top / ROW_HEIGHT);
+  last = (guint) MIN ((double) n, (top + height - CURVE_HEIGHT) / ROW_HEIGHT + 1);
+  for (guint k = first; k < last; k++)
+    {
+      const TpStep *s = &r->steps[k];
+      double y = CURVE_HEIGHT + k * ROW_HEIGHT;
+      char text[64];
+
+      if ((int) k == self->highlighted)
+        {
+          gdk_cairo_set_source_rgba (cr, &selected);
+          cairo_rectangle (cr, 0, y, width, ROW_HEIGHT);
+          cairo_fill (cr);
+        }
+      if (s->gradient)
+        cairo_set_source_rgba (cr, 0.90, 0.38, 0.0, s->kept ? 1.0 : 0.75);
+      else
+        cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, s->kept ? 1.0 : 0.75);
+      cairo_rectangle (cr, x0 + k * sw, y + 4, MAX ((s->last + 1.0 - k) * sw, 1.0), ROW_HEIGHT - 8);
+      cairo_fill (cr);
+      tp_memory_chart_set_color (cr, &fg, 1.0);
+      g_snprintf (text, sizeof text, "%u", s->node);
+      /* Translators: a memory chart row's label: the node whose buffer it is */
+      {
+        g_autofree char *label = g_strdup_printf (_("node %s"), text);
+        tp_memory_chart_text (cr, layout, label, MARGIN, y, 0);
+      }
+      if (s->kept)
+        {
+          /* Translators: a memory chart row's count of a buffer kept to the end */
+          g_autofree char *count = g_strdup_printf (_("%" G_GUINT64_FORMAT " kept"), s->elements);
+          tp_memory_chart_text (cr, layout, count, 0, y, width - MARGIN);
+        }
+      else
+        {
+          g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, s->elements);
+          tp_memory_chart_text (cr, layout, text, 0, y, width - MARGIN);
+        }
+    }
+
+  /* the curve's band covers the rows scrolled under it */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  {
+    GdkRGBA bg;
+
+    if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self)),
+                                         "view_bg_color", &bg))
+      bg = tp_style_is_dark (GTK_WIDGET (self)) ? (GdkRGBA) { 0.12f, 0.12f, 0.12f, 1 } : (GdkRGBA) { 1, 1, 1, 1 };
+    gdk_cairo_set_source_rgba (cr, &bg);
+  }
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  cairo_rectangle (cr, 0, top, width, CURVE_HEIGHT);
+  cairo_fill (cr);
+  tp_memory_chart_draw_curve (self, cr, layout, &fg, width, top);
+
+  /* the step-through's cursor, across the curve and the rows */
+  if (self->cursor >= 0)
+    {
+      cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x0 + (self->cursor + 0.5) * sw, top);
+      cairo_line_to (cr, x0 + (self->cursor + 0.5) * sw, top + height);
+      cairo_stroke (cr);
+    }
+}
+
+static void
+tp_memory_chart_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  TpMemoryChart *self = TP_MEMORY_CHART (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  double top = tp_memory_chart_scroll (self);
+  double page = self->vadjustment != NULL ? gtk_adjustment_get_page_size (self->vadjustment) : height;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0 || tp_memory_chart_n_steps (self) == 0)
+    return;
+  page = MIN (page, height - top);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, (float) top, (float) width, (float) page));
+  tp_memory_chart_draw (self, cr, width, top, page);
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      GdkRGBA fg;
+
+      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      tp_memory_chart_set_color (cr, &fg, 0.6);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, 1, top + 1, width - 2, page - 2);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+static void
+tp_memory_chart_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  TpMemoryChart *self = TP_MEMORY_CHART (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = (int) (LABEL_WIDTH + COUNT_WIDTH + 120);
+  else
+    *minimum = *natural = (int) (CURVE_HEIGHT + tp_memory_chart_n_steps (self) * ROW_HEIGHT + MARGIN);
+}
+
+/* The step under a point: a row, or in the curve's band the column. */
+static int
+tp_memory_chart_step_at (TpMemoryChart *self,
+                         double         x,
+                         double         y)
+{
+  guint n = tp_memory_chart_n_steps (self);
+  double x0, sw;
+  int k;
+
+  tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
+  if (y < tp_memory_chart_scroll (self) + CURVE_HEIGHT)
+    k = x < x0 ? -1 : (int) ((x - x0) / sw);
+  else
+    k = (int) ((y - CURVE_HEIGHT) / ROW_HEIGHT);
+  return k >= 0 && (guint) k < n ? k : -1;
+}
+
+static void
+tp_memory_chart_select_step (TpMemoryChart *self,
+                             int            step)
+{
+  if (step < 0 || (guint) step >= tp_memory_chart_n_steps (self) || self->document == NULL)
+    return;
+  tp_document_set_selected_node (self->document, (int) self->readings->steps[step].node);
+}
+
+static void
+tp_memory_chart_pressed_cb (GtkGestureClick *gesture,
+                            int              n_press,
+                            double           x,
+                            double           y,
+                            TpMemoryChart   *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  tp_memory_chart_select_step (self, tp_memory_chart_step_at (self, x, y));
+}
+
+static gboolean
+tp_memory_chart_key_cb (GtkEventControllerKey *controller,
+                        guint                  keyval,
+                        guint                  keycode,
+                        GdkModifierType        state,
+                        TpMemoryChart         *self)
+{
+  int n = (int) tp_memory_chart_n_steps (self);
+  int at = self->highlighted;
+
+  if (n == 0 || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+      at = at <= 0 ? 0 : at - 1;
+      break;
+    case GDK_KEY_Down:
+      at = at < 0 ? 0 : MIN (at + 1, n - 1);
+      break;
+    case GDK_KEY_Home:
+      at = 0;
+      break;
+    case GDK_KEY_End:
+      at = n - 1;
+      break;
+    default:
+      return FALSE;
+    }
+  tp_memory_chart_select_step (self, at);
+  return TRUE;
+}
+
+static gboolean
+tp_memory_chart_tooltip_cb (GtkWidget     *widget,
+                            int            x,
+                            int            y,
+                            gboolean       keyboard,
+                            GtkTooltip    *tooltip,
+                            TpMemoryChart *self)
+{
+  int k = keyboard ? self->highlighted : tp_memory_chart_step_at (self, x, y);
+  const TpStep *s;
+  g_autofree char *text = NULL;
+
+  if (k < 0)
+    return FALSE;
+  s = &self->readings->steps[k];
+  /* Translators: a memory chart bar's tooltip: the step, its node, the
+   * buffer's elements, the last step it is held, the elements live then */
+  text = g_strdup_printf (_("step %d: node %u, %" G_GUINT64_FORMAT " elements, held to step %u; "
+                            "%" G_GUINT64_FORMAT " elements live"),
+                          k, s->node, s->elements, s->last, s->live);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* Inside a scrolled window the chart draws what is in sight and keeps
+ * the curve above it: it follows the window's vertical scrolling. */
+static void
+tp_memory_chart_root (GtkWidget *widget)
+{
+  TpMemoryChart *self = TP_MEMORY_CHART (widget);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+
+  GTK_WIDGET_CLASS (tp_memory_chart_parent_class)->root (widget);
+  if (scrolled != NULL && self->vadjustment == NULL)
+    {
+      self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)));
+      g_signal_connect_object (self->vadjustment, "value-changed",
+                               G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->vadjustment, "notify::page-size",
+                               G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+    }
+}
+
+void
+tp_memory_chart_set_document (TpMemoryChart *self,
+                              TpDocument    *document)
+{
+  g_return_if_fail (TP_IS_MEMORY_CHART (self));
+
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    {
+      g_signal_connect_object (document, "notify::readings",
+                               G_CALLBACK (tp_memory_chart_readings_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::selected-node",
+                               G_CALLBACK (tp_memory_chart_selection_cb), self, G_CONNECT_SWAPPED);
+    }
+  tp_memory_chart_readings_cb (self);
+}
+
+void
+tp_memory_chart_set_cursor (TpMemoryChart *self,
+                            int            step)
+{
+  g_return_if_fail (TP_IS_MEMORY_CHART (self));
+
+  if (step >= (int) tp_memory_chart_n_steps (self))
+    step = -1;
+  if (self->cursor == MAX (step, -1))
+    return;
+  self->cursor = MAX (step, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+int
+tp_memory_chart_get_cursor (TpMemoryChart *self)
+{
+  g_return_val_if_fail (TP_IS_MEMORY_CHART (self), -1);
+
+  return self->cursor;
+}
+
+int
+tp_memory_chart_get_highlighted (TpMemoryChart *self)
+{
+  g_return_val_if_fail (TP_IS_MEMORY_CHART (self), -1);
+
+  return self->highlighted;
+}
+
+gboolean
+tp_memory_chart_get_bar (TpMemoryChart   *self,
+                         guint            step,
+                         graphene_rect_t *bar)
+{
+  const TpStep *s;
+  double x0, sw;
+
+  g_return_val_if_fail (TP_IS_MEMORY_CHART (self), FALSE);
+
+  if (step >= tp_memory_chart_n_steps (self))
+    return FALSE;
+  s = &self->readings->steps[step];
+  tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
+  graphene_rect_init (bar, (float) (x0 + step * sw), (float) (CURVE_HEIGHT + step * ROW_HEIGHT + 4),
+                      (float) MAX ((s->last + 1.0 - step) * sw, 1.0), (float) (ROW_HEIGHT - 8));
+  return TRUE;
+}
+
+GtkWidget *
+tp_memory_chart_new (void)
+{
+  return g_object_new (TP_TYPE_MEMORY_CHART, NULL);
+}
+
+static void
+tp_memory_chart_dispose (GObject *object)
+{
+  TpMemoryChart *self = TP_MEMORY_CHART (object);
+
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  g_clear_object (&self->vadjustment);
+  g_clear_pointer (&self->readings, tp_readings_unref);
+  G_OBJECT_CLASS (tp_memory_chart_parent_class)->dispose (object);
+}
+
+static void
+tp_memory_chart_class_init (TpMemoryChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tp_memory_chart_dispose;
+  widget_class->snapshot = tp_memory_chart_snapshot;
+  widget_class->measure = tp_memory_chart_measure;
+  widget_class->root = tp_memory_chart_root;
+  gtk_widget_class_set_css_name (widget_class, "memory-chart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tp_memory_chart_init (TpMemoryChart *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  self->cursor = -1;
+  self->highlighted = -1;
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (click, "pressed", G_CALLBACK (tp_memory_chart_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (tp_memory_chart_key_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (tp_memory_chart_tooltip_cb), self);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory chart"), -1);
+  tp_memory_chart_update_description (self);
+}
