@@ -1725,3 +1725,13 @@ tp_session_node_value_text (const TpSession *s, uint32_t node,
                         &budget);
   return tp_buf_steal (&out);
 }
+
+char *
+tp_f32_text (float value)
+{
+  TpBuf out;
+
+  tp_buf_init (&out);
+  tp_buf_f32 (&out, value);
+  return tp_buf_steal (&out);
+}

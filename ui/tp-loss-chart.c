@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tp-engine.h"
 #include "tp-loss-chart.h"
 
 #define PAD_LEFT 64.0
@@ -113,10 +114,12 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   gdk_cairo_set_source_rgba (cr, &fg);
   if (self->any)
     {
-      g_snprintf (text, sizeof text, "%.4g", (double) self->hi_value);
-      tp_loss_chart_label (cr, layout, text, PAD_LEFT - 4, PAD_TOP, 1.0);
-      g_snprintf (text, sizeof text, "%.4g", (double) self->lo_value);
-      tp_loss_chart_label (cr, layout, text, PAD_LEFT - 4, PAD_TOP + ph, 1.0);
+      char *hi = tp_f32_text (self->hi_value), *lo = tp_f32_text (self->lo_value);
+
+      tp_loss_chart_label (cr, layout, hi != NULL ? hi : "", PAD_LEFT - 4, PAD_TOP, 1.0);
+      tp_loss_chart_label (cr, layout, lo != NULL ? lo : "", PAD_LEFT - 4, PAD_TOP + ph, 1.0);
+      tp_string_free (hi);
+      tp_string_free (lo);
     }
   tp_loss_chart_label (cr, layout, "0", PAD_LEFT, PAD_TOP + ph + PAD_BOTTOM / 2, 0.0);
   g_snprintf (text, sizeof text, "%" G_GSIZE_FORMAT, self->n_losses - 1);
@@ -195,15 +198,16 @@ tp_loss_chart_set_losses (TpLossChart *self,
   tp_loss_chart_scale (self);
   if (self->n_losses > 0 && self->any)
     {
-      char first[G_ASCII_DTOSTR_BUF_SIZE], final[G_ASCII_DTOSTR_BUF_SIZE];
+      char *first = tp_f32_text (self->losses[0]);
+      char *final = tp_f32_text (self->losses[self->n_losses - 1]);
 
-      g_snprintf (first, sizeof first, "%g", (double) self->losses[0]);
-      g_snprintf (final, sizeof final, "%g", (double) self->losses[self->n_losses - 1]);
       /* Translators: the loss chart's accessible description: the number
        * of values, the first and the last */
       description = g_strdup_printf (ngettext ("%u value, from %s to %s",
                                                "%u values, from %s to %s", self->n_losses),
-                                     (guint) self->n_losses, first, final);
+                                     (guint) self->n_losses, first != NULL ? first : "", final != NULL ? final : "");
+      tp_string_free (first);
+      tp_string_free (final);
     }
   else
     description = g_strdup (_("No training yet"));

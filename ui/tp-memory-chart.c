@@ -267,10 +267,10 @@ tp_memory_chart_draw (TpMemoryChart *self,
       cairo_rectangle (cr, x0 + k * sw, y + 4, MAX ((s->last + 1.0 - k) * sw, 1.0), ROW_HEIGHT - 8);
       cairo_fill (cr);
       tp_memory_chart_set_color (cr, &fg, 1.0);
-      g_snprintf (text, sizeof text, "%u", s->node);
-      /* Translators: a memory chart row's label: the node whose buffer it is */
       {
-        g_autofree char *label = g_strdup_printf (_("node %s"), text);
+        /* Translators: a memory chart row's label: the node whose buffer it is */
+        g_autofree char *label = g_strdup_printf (_("node %u"), s->node);
+
         tp_memory_chart_text (cr, layout, label, MARGIN, y, 0);
       }
       if (s->kept)

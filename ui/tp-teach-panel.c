@@ -602,8 +602,14 @@ tp_teach_panel_look (TpTeachPanel *self)
   k = CLAMP (k, 0, (int) n - 1);
   self->train_look = k;
   tp_loss_chart_set_cursor (self->loss_chart, k);
-  /* Translators: the training's step looked at and the loss there */
-  text = g_strdup_printf (_("after %d steps: loss %g"), k, (double) losses[k]);
+  {
+    char *loss = tp_f32_text (losses[k]);
+
+    /* Translators: the training's step looked at and the loss there (as
+     * the train reading writes it) */
+    text = g_strdup_printf (_("after %d steps: loss %s"), k, loss != NULL ? loss : "");
+    tp_string_free (loss);
+  }
   gtk_label_set_label (self->train_at, text);
   parameters = g_hash_table_lookup (self->train_looks, GINT_TO_POINTER (k));
   if (parameters != NULL)
@@ -655,10 +661,13 @@ tp_teach_panel_job_done_cb (GObject      *object,
   {
     g_autofree char *text = NULL;
 
+    char *loss = job->n_losses > 0 ? tp_f32_text (job->losses[job->n_losses - 1]) : NULL;
+
     /* Translators: after a training: the steps and the final loss */
-    text = g_strdup_printf (ngettext ("Trained %u step: final loss %g", "Trained %u steps: final loss %g",
+    text = g_strdup_printf (ngettext ("Trained %u step: final loss %s", "Trained %u steps: final loss %s",
                                       job->steps),
-                            job->steps, job->n_losses > 0 ? (double) job->losses[job->n_losses - 1] : 0.0);
+                            job->steps, loss != NULL ? loss : "");
+    tp_string_free (loss);
     gtk_label_set_label (self->train_message, text);
   }
   tp_loss_chart_set_losses (self->loss_chart, job->losses, job->n_losses);

@@ -253,6 +253,11 @@ char          *tp_session_node_value_text (const TpSession *session,
                                            uint32_t node,
                                            uint64_t max_elements);
 
+/* A number as the readings write an f32 (Rust Display: "0.6399999",
+ * "NaN", "-inf"), or NULL when memory runs out; the caller frees it with
+ * tp_string_free. */
+char          *tp_f32_text           (float value);
+
 /* What the check reading concludes (docs/language.md, check): its verdict
  * sentence, e.g. "all gradients agree with finite differences" (borrowed,
  * not NUL-terminated: `verdict_length` bytes), and where a non-finite

@@ -196,6 +196,36 @@ test_reading (void)
   tp_train_free (t);
 }
 
+/* A loss as the reading writes it, for front ends that show one value. */
+static void
+test_f32_text (void)
+{
+  TpTrain *t = train_program ("w = parameter 0.0\nx = input 2.0\n"
+                              "y = input 4.0\nerror = w * x - y\n"
+                              "loss = error * error\n", 2, "0.1");
+  const char *expected[] = { "16", "0.6399999", "0.02559995" };
+  size_t n = 0;
+  const float *losses = tp_train_losses (t, &n);
+
+  g_assert_cmpuint (n, ==, 3);
+  for (size_t i = 0; i < n; i++)
+    {
+      char *text = tp_f32_text (losses[i]);
+
+      g_assert_cmpstr (text, ==, expected[i]);
+      tp_string_free (text);
+    }
+  {
+    char *nan = tp_f32_text (NAN), *inf = tp_f32_text (-INFINITY);
+
+    g_assert_cmpstr (nan, ==, "NaN");
+    g_assert_cmpstr (inf, ==, "-inf");
+    tp_string_free (nan);
+    tp_string_free (inf);
+  }
+  tp_train_free (t);
+}
+
 static void
 test_target_name (void)
 {
@@ -382,6 +412,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/train/reading", test_reading);
+  g_test_add_func ("/train/f32-text", test_f32_text);
   g_test_add_func ("/train/target-name", test_target_name);
   g_test_add_func ("/train/refused", test_refused);
   g_test_add_func ("/train/negative-rate", test_negative_rate);
