@@ -52,6 +52,8 @@ gboolean    tp_teach_panel_get_playing           (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_step_label        (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_share_label       (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_value_label       (TpTeachPanel *self);
+GtkLabel   *tp_teach_panel_get_steps_reason      (TpTeachPanel *self);
+GtkLabel   *tp_teach_panel_get_train_at          (TpTeachPanel *self);
 GtkSpinButton *tp_teach_panel_get_train_steps    (TpTeachPanel *self);
 GtkEditable *tp_teach_panel_get_train_rate       (TpTeachPanel *self);
 GtkButton  *tp_teach_panel_get_train_run         (TpTeachPanel *self);
