@@ -8,7 +8,6 @@
 #include "tp-engine.h"
 #include "tp-loss-chart.h"
 
-#define PAD_LEFT 64.0
 #define PAD_RIGHT 16.0
 #define PAD_TOP 12.0
 #define PAD_BOTTOM 28.0
@@ -24,6 +23,8 @@ struct _TpLossChart
   double hi;
   float lo_value;               /* the smallest and largest finite values */
   float hi_value;
+  char *hi_text;                /* they, as the readings write them */
+  char *lo_text;
   guint log_scale : 1;
   guint any : 1;                /* some value is finite */
 };
@@ -81,6 +82,19 @@ tp_loss_chart_label (cairo_t     *cr,
   pango_cairo_show_layout (cr, layout);
 }
 
+static double
+tp_loss_chart_text_width (PangoLayout *layout,
+                          const char  *text)
+{
+  int w = 0, h;
+
+  if (text == NULL)
+    return 0;
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return w;
+}
+
 static void
 tp_loss_chart_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -88,8 +102,10 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   TpLossChart *self = TP_LOSS_CHART (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  double pw = width - PAD_LEFT - PAD_RIGHT, ph = height - PAD_TOP - PAD_BOTTOM;
-  g_autoptr(PangoLayout) layout = NULL;
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  const char *hi = self->hi_text, *lo = self->lo_text;
+  double pad_left = 8 + MAX (tp_loss_chart_text_width (layout, hi), tp_loss_chart_text_width (layout, lo));
+  double pw = width - pad_left - PAD_RIGHT, ph = height - PAD_TOP - PAD_BOTTOM;
   gsize last = self->n_losses > 1 ? self->n_losses - 1 : 1;
   gboolean pen = FALSE;
   char text[G_ASCII_DTOSTR_BUF_SIZE];
@@ -99,7 +115,6 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   if (self->n_losses == 0 || pw <= 0 || ph <= 0)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
-  layout = gtk_widget_create_pango_layout (widget, NULL);
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   G_GNUC_END_IGNORE_DEPRECATIONS
@@ -107,32 +122,28 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   /* the axes and their ends */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.5);
   cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, PAD_LEFT, PAD_TOP);
-  cairo_line_to (cr, PAD_LEFT, PAD_TOP + ph);
-  cairo_line_to (cr, PAD_LEFT + pw, PAD_TOP + ph);
+  cairo_move_to (cr, pad_left, PAD_TOP);
+  cairo_line_to (cr, pad_left, PAD_TOP + ph);
+  cairo_line_to (cr, pad_left + pw, PAD_TOP + ph);
   cairo_stroke (cr);
   gdk_cairo_set_source_rgba (cr, &fg);
   if (self->any)
     {
-      char *hi = tp_f32_text (self->hi_value), *lo = tp_f32_text (self->lo_value);
-
-      tp_loss_chart_label (cr, layout, hi != NULL ? hi : "", PAD_LEFT - 4, PAD_TOP, 1.0);
-      tp_loss_chart_label (cr, layout, lo != NULL ? lo : "", PAD_LEFT - 4, PAD_TOP + ph, 1.0);
-      tp_string_free (hi);
-      tp_string_free (lo);
+      tp_loss_chart_label (cr, layout, hi != NULL ? hi : "", pad_left - 4, PAD_TOP, 1.0);
+      tp_loss_chart_label (cr, layout, lo != NULL ? lo : "", pad_left - 4, PAD_TOP + ph, 1.0);
     }
-  tp_loss_chart_label (cr, layout, "0", PAD_LEFT, PAD_TOP + ph + PAD_BOTTOM / 2, 0.0);
+  tp_loss_chart_label (cr, layout, "0", pad_left, PAD_TOP + ph + PAD_BOTTOM / 2, 0.0);
   g_snprintf (text, sizeof text, "%" G_GSIZE_FORMAT, self->n_losses - 1);
-  tp_loss_chart_label (cr, layout, text, PAD_LEFT + pw, PAD_TOP + ph + PAD_BOTTOM / 2, 1.0);
+  tp_loss_chart_label (cr, layout, text, pad_left + pw, PAD_TOP + ph + PAD_BOTTOM / 2, 1.0);
   if (self->log_scale)
-    tp_loss_chart_label (cr, layout, _("log scale"), PAD_LEFT + pw / 2, PAD_TOP + ph + PAD_BOTTOM / 2, 0.5);
+    tp_loss_chart_label (cr, layout, _("log scale"), pad_left + pw / 2, PAD_TOP + ph + PAD_BOTTOM / 2, 0.5);
 
   /* the curve: a gap at each value that is not finite */
   cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
   cairo_set_line_width (cr, 2);
   for (gsize i = 0; i < self->n_losses; i++)
     {
-      double x = PAD_LEFT + pw * (double) i / (double) last;
+      double x = pad_left + pw * (double) i / (double) last;
       double y;
 
       if (!isfinite (self->losses[i]))
@@ -153,7 +164,7 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
 
   if (self->cursor >= 0 && (gsize) self->cursor < self->n_losses)
     {
-      double x = PAD_LEFT + pw * self->cursor / (double) last;
+      double x = pad_left + pw * self->cursor / (double) last;
       float v = self->losses[self->cursor];
 
       cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
@@ -193,9 +204,16 @@ tp_loss_chart_set_losses (TpLossChart *self,
   g_return_if_fail (TP_IS_LOSS_CHART (self));
 
   g_clear_pointer (&self->losses, g_free);
+  g_clear_pointer (&self->hi_text, tp_string_free);
+  g_clear_pointer (&self->lo_text, tp_string_free);
   self->n_losses = losses != NULL ? n : 0;
   self->losses = g_memdup2 (losses, sizeof (float) * self->n_losses);
   tp_loss_chart_scale (self);
+  if (self->any)
+    {
+      self->hi_text = tp_f32_text (self->hi_value);
+      self->lo_text = tp_f32_text (self->lo_value);
+    }
   if (self->n_losses > 0 && self->any)
     {
       char *first = tp_f32_text (self->losses[0]);
@@ -256,6 +274,8 @@ tp_loss_chart_finalize (GObject *object)
   TpLossChart *self = TP_LOSS_CHART (object);
 
   g_free (self->losses);
+  g_clear_pointer (&self->hi_text, tp_string_free);
+  g_clear_pointer (&self->lo_text, tp_string_free);
   G_OBJECT_CLASS (tp_loss_chart_parent_class)->finalize (object);
 }
 

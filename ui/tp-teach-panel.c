@@ -809,6 +809,7 @@ tp_teach_panel_build_check (TpTeachPanel *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->verdict), TRUE);
   self->nonfinite = GTK_BUTTON (gtk_button_new_with_label (""));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->nonfinite), _("Select the node where the first NaN or infinity is born"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->nonfinite), "error");
   g_signal_connect_swapped (self->nonfinite, "clicked", G_CALLBACK (tp_teach_panel_nonfinite_cb), self);
   gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->verdict_icon));
   gtk_box_append (GTK_BOX (line), GTK_WIDGET (self->verdict));
