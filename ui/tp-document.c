@@ -28,6 +28,16 @@ tp_readings_new (void)
   return g_atomic_rc_box_new0 (TpReadings);
 }
 
+/* Frees @n strings (some NULL) and their array. */
+static void
+tp_strings_free (char  **strings,
+                 guint   n)
+{
+  for (guint i = 0; strings != NULL && i < n; i++)
+    g_free (strings[i]);
+  g_free (strings);
+}
+
 static void
 tp_readings_clear (TpReadings *self)
 {
@@ -52,17 +62,11 @@ tp_readings_clear (TpReadings *self)
       g_free (self->folds[r]);
     }
   g_free (self->check_verdict);
-  if (self->explanations != NULL)
-    for (guint i = 0; i < self->n_nodes; i++)
-      g_free (self->explanations[i]);
-  g_free (self->explanations);
+  tp_strings_free (self->explanations, self->n_nodes);
   g_free (self->steps);
   g_free (self->node_steps);
   g_free (self->origins);
-  if (self->value_texts != NULL)
-    for (guint i = 0; i < self->n_nodes; i++)
-      g_free (self->value_texts[i]);
-  g_free (self->value_texts);
+  tp_strings_free (self->value_texts, self->n_nodes);
   g_free (self->source);
   g_free (self->target);
   g_free (self->observe);

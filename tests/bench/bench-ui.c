@@ -28,6 +28,12 @@
  *             two beats (the rest of a gap it waited: for the X server's
  *             answer, or for a core taken by other processes).  Frames
  *             (before-paint to after-paint) longer than 8 ms are counted.
+ *   teach     for the MLP sample and the 300-line program: the median
+ *             time to draw the memory chart (the rows of a 1200 x 600
+ *             view and the curve, into an image), and the main thread's
+ *             time when a reading arrives (every handler of the readings'
+ *             notification, the teaching panes' included, with the
+ *             step-through at a step so the picture's states are made).
  *   relayouts RELAYOUTS layouts of distinct DOT texts of the two-layers
  *             sample, then RELAYOUTS / 10 of the 300-line program's
  *             picture, through the picture's worker (no cache hits): the
@@ -35,7 +41,7 @@
  *             runs and leaks in the worker process, which is replaced
  *             every so often; the count of workers started is printed).
  *
- * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts]
+ * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--teach-only]
  *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six
  *   --trace-stalls MS  samples the main thread's stack every millisecond
  *                 once it has not beaten for MS, and prints the samples
@@ -55,8 +61,10 @@
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-memory-chart.h"
 #include "tp-picture-layout.h"
 #include "tp-samples.h"
+#include "tp-teach-panel.h"
 #include "tp-text-pane.h"
 #include "tp-window.h"
 
@@ -679,6 +687,73 @@ layout_cb (GObject      *object,
   wait->done = TRUE;
 }
 
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The teaching panes' costs on the main thread for one program. */
+static void
+bench_teach_one (const char *label,
+                 const char *sample,
+                 const char *text)
+{
+  TpWindow *window = window_new ();
+  TpDocument *document = tp_window_get_document (window);
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpMemoryChart *chart = TP_MEMORY_CHART (tp_teach_panel_get_memory_chart (panel));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 600);
+  cairo_t *cr = cairo_create (surface);
+  gint64 draws[200], arrivals[50];
+  TpReadings *readings;
+
+  window_load (window, sample, text);
+  readings = tp_document_get_readings (document);
+  tp_teach_panel_set_step (panel, (int) readings->n_steps / 2);
+  for (guint i = 0; i < G_N_ELEMENTS (draws); i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      tp_memory_chart_draw (chart, cr, 1200, 0, 600);
+      draws[i] = g_get_monotonic_time () - t0;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (arrivals); i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      g_object_notify (G_OBJECT (document), "readings");
+      arrivals[i] = g_get_monotonic_time () - t0;
+      /* let the panes' slices and the frame run before the next one */
+      while (g_main_context_pending (NULL))
+        g_main_context_iteration (NULL, FALSE);
+    }
+  qsort (draws, G_N_ELEMENTS (draws), sizeof draws[0], compare_gint64);
+  qsort (arrivals, G_N_ELEMENTS (arrivals), sizeof arrivals[0], compare_gint64);
+  printf ("  %-28s %u steps, %u nodes: memory chart draw median %.2f ms (max %.2f); "
+          "reading arrives: main thread median %.2f ms (max %.2f)\n",
+          label, readings->n_steps, readings->n_nodes,
+          (double) draws[G_N_ELEMENTS (draws) / 2] / 1000.0, (double) draws[G_N_ELEMENTS (draws) - 1] / 1000.0,
+          (double) arrivals[G_N_ELEMENTS (arrivals) / 2] / 1000.0,
+          (double) arrivals[G_N_ELEMENTS (arrivals) - 1] / 1000.0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+bench_teach (void)
+{
+  g_autofree char *big = program_300 ();
+
+  printf ("\nteaching panes\n");
+  bench_teach_one ("mlp sample", "mlp", NULL);
+  bench_teach_one ("300-line program", NULL, big);
+}
+
 static char *
 dot_of (const char *source)
 {
@@ -738,7 +813,7 @@ main (int   argc,
       char *argv[])
 {
   guint edits = 100, relayouts = 500;
-  gboolean skip_edits = FALSE, skip_relayouts = FALSE, skip_big = FALSE;
+  gboolean skip_edits = FALSE, skip_relayouts = FALSE, skip_big = FALSE, teach_only = FALSE;
 
   for (int i = 1; i < argc; i++)
     {
@@ -756,9 +831,11 @@ main (int   argc,
         skip_relayouts = TRUE;
       else if (g_str_equal (argv[i], "--skip-big"))
         skip_big = TRUE;
+      else if (g_str_equal (argv[i], "--teach-only"))
+        teach_only = skip_edits = skip_relayouts = skip_big = TRUE;
       else
         {
-          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big]\n");
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--teach-only]\n");
           return 2;
         }
     }
@@ -806,6 +883,10 @@ main (int   argc,
       bench_big (600);
       bench_big (1000);
     }
+
+  bench_teach ();
+  if (teach_only)
+    return 0;
 
   if (!skip_relayouts)
     {

@@ -14,6 +14,7 @@
 #include "tp-text-pane.h"
 #include "tp-ui-test-util.h"
 #include "tp-ui-test-keys.h"
+#include "tp-ui-test-window.h"
 #include "tp-window.h"
 
 #define SUBPROCESS_TIMEOUT (90 * G_USEC_PER_SEC)
@@ -44,48 +45,6 @@ session_for (TpWindow *window)
   return session;
 }
 
-static GtkGesture *
-find_click (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller))
-        return GTK_GESTURE (controller);
-    }
-  return NULL;
-}
-
-/* The line the "selected" tag starts on in a text pane, or NULL. */
-static char *
-selected_line (TpWindow *window,
-               TpPane    pane)
-{
-  GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, pane)));
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
-  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "selected");
-  GtkTextIter start, end;
-
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  if (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag))
-    return NULL;
-  end = start;
-  gtk_text_iter_forward_to_line_end (&end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-}
-
-static gboolean
-picture_shown (gpointer data)
-{
-  TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (data, TP_PANE_PICTURE));
-
-  return tp_window_get_ready (data) && tp_picture_view_has_picture (picture)
-         && gtk_widget_get_width (tp_picture_view_get_canvas (picture)) > 0;
-}
-
 static gboolean
 panel_mapped (gpointer data)
 {
@@ -95,195 +54,171 @@ panel_mapped (gpointer data)
 /* {==== check ====} */
 
 static void
-test_teach_check_verdict (void)
+teach_check_verdict (void)
 {
-  if (g_test_subprocess ())
-    {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpSession *session = session_for (window);
-      TpCheckSummary summary;
-      GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_teach_panel_get_check_view (panel));
-      GtkTextIter start, end;
-      g_autofree char *text = NULL;
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpSession *session = session_for (window);
+  TpCheckSummary summary;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_teach_panel_get_check_view (panel));
+  GtkTextIter start, end;
+  g_autofree char *text = NULL;
 
-      g_assert_true (tp_session_check_summary (session, &summary));
-      g_assert_cmpint (summary.outcome, ==, TP_OUTCOME_AGREE);
-      g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_verdict_label (panel)), ==,
-                       "all gradients agree with finite differences");
-      g_assert_cmpuint (strlen ("all gradients agree with finite differences"), ==, summary.verdict_length);
-      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_nonfinite_button (panel))));
-      g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (tp_teach_panel_get_verdict_label (panel))),
-                                               "success"));
-      gtk_text_buffer_get_bounds (buffer, &start, &end);
-      text = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
-      g_assert_cmpstr (text, ==, tp_session_reading (session, TP_READING_CHECK));
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  g_assert_true (tp_session_check_summary (session, &summary));
+  g_assert_cmpint (summary.outcome, ==, TP_OUTCOME_AGREE);
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_verdict_label (panel)), ==,
+                   "all gradients agree with finite differences");
+  g_assert_cmpuint (strlen ("all gradients agree with finite differences"), ==, summary.verdict_length);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_nonfinite_button (panel))));
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (tp_teach_panel_get_verdict_label (panel))),
+                                           "success"));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+  g_assert_cmpstr (text, ==, tp_session_reading (session, TP_READING_CHECK));
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static void
-test_teach_check_nonfinite (void)
+teach_check_nonfinite (void)
 {
-  if (g_test_subprocess ())
-    {
-      TpWindow *window = window_on_sample ("where-does-the-nan-come-from");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpSession *session = session_for (window);
-      GtkButton *button = tp_teach_panel_get_nonfinite_button (panel);
-      TpCheckSummary summary;
-      g_autofree char *verdict = NULL;
-      g_autofree char *node = NULL;
+  TpWindow *window = window_on_sample ("where-does-the-nan-come-from");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpSession *session = session_for (window);
+  GtkButton *button = tp_teach_panel_get_nonfinite_button (panel);
+  TpCheckSummary summary;
+  g_autofree char *verdict = NULL;
+  g_autofree char *node = NULL;
 
-      g_assert_true (tp_session_check_summary (session, &summary));
-      /* the loss does not use the NaN: the gradients still agree */
-      g_assert_cmpint (summary.outcome, ==, TP_OUTCOME_AGREE);
-      g_assert_true (summary.nonfinite);
-      verdict = g_strndup (summary.verdict, summary.verdict_length);
-      g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_verdict_label (panel)), ==, verdict);
-      /* the line names the node, and clicking it selects the node */
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (button)));
-      node = g_strdup_printf ("node %u", summary.nonfinite_node);
-      g_assert_nonnull (strstr (gtk_button_get_label (button), node));
-      tp_document_set_selected_node (tp_window_get_document (window), -1);
-      g_signal_emit_by_name (button, "clicked");
-      g_assert_cmpint (tp_document_get_selected_node (tp_window_get_document (window)), ==,
-                       (int) summary.nonfinite_node);
-      {
-        g_autofree char *plan = selected_line (window, TP_PANE_PLAN);
-        g_autofree char *prefix = g_strdup_printf ("%4u  ", summary.nonfinite_node);
+  g_assert_true (tp_session_check_summary (session, &summary));
+  /* the loss does not use the NaN: the gradients still agree */
+  g_assert_cmpint (summary.outcome, ==, TP_OUTCOME_AGREE);
+  g_assert_true (summary.nonfinite);
+  verdict = g_strndup (summary.verdict, summary.verdict_length);
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_verdict_label (panel)), ==, verdict);
+  /* the line names the node, and clicking it selects the node */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (button)));
+  node = g_strdup_printf ("node %u", summary.nonfinite_node);
+  g_assert_nonnull (strstr (gtk_button_get_label (button), node));
+  tp_document_set_selected_node (tp_window_get_document (window), -1);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpint (tp_document_get_selected_node (tp_window_get_document (window)), ==,
+                   (int) summary.nonfinite_node);
+  {
+    g_autofree char *plan = selected_line (window, TP_PANE_PLAN);
+    g_autofree char *prefix = g_strdup_printf ("%4u  ", summary.nonfinite_node);
 
-        g_assert_nonnull (plan);
-        g_assert_true (g_str_has_prefix (plan, prefix));
-      }
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+    g_assert_nonnull (plan);
+    g_assert_true (g_str_has_prefix (plan, prefix));
+  }
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* {==== the selected node's sentence ====} */
 
 static void
-test_teach_explanation (void)
+teach_explanation (void)
 {
-  if (g_test_subprocess ())
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *session = session_for (window);
+  GtkLabel *label = tp_teach_panel_get_explanation_label (panel);
+  GtkTextView *editor = NULL;
+
+  g_assert_true (gtk_label_get_selectable (label));
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (label)), ==, GTK_ACCESSIBLE_ROLE_STATUS);
+  for (uint32_t node = 0; node < tp_session_n_nodes (session); node++)
     {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpDocument *document = tp_window_get_document (window);
-      TpSession *session = session_for (window);
-      GtkLabel *label = tp_teach_panel_get_explanation_label (panel);
-      GtkTextView *editor = NULL;
+      size_t length = 0;
+      const char *sentence = tp_session_explanation (session, node, &length);
+      g_autofree char *expected = g_strndup (sentence, length);
 
-      g_assert_true (gtk_label_get_selectable (label));
-      g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (label)), ==, GTK_ACCESSIBLE_ROLE_STATUS);
-      for (uint32_t node = 0; node < tp_session_n_nodes (session); node++)
-        {
-          size_t length = 0;
-          const char *sentence = tp_session_explanation (session, node, &length);
-          g_autofree char *expected = g_strndup (sentence, length);
-
-          g_assert_nonnull (sentence);
-          tp_document_set_selected_node (document, (int) node);
-          g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
-        }
-      /* the editor's cursor selects too: line 5 is `error = ...`, node 4 */
-      {
-        size_t length = 0;
-        const char *sentence = tp_session_explanation (session, 4, &length);
-        g_autofree char *expected = g_strndup (sentence, length);
-        GtkTextBuffer *buffer;
-        GtkTextIter iter;
-
-        editor = GTK_TEXT_VIEW (gtk_window_get_focus (GTK_WINDOW (window)));
-        g_assert_true (GTK_IS_TEXT_VIEW (editor));
-        buffer = gtk_text_view_get_buffer (editor);
-        tp_document_set_selected_node (document, -1);
-        gtk_text_buffer_get_iter_at_line (buffer, &iter, 4);
-        gtk_text_buffer_place_cursor (buffer, &iter);
-        g_assert_cmpint (tp_document_get_selected_node (document), ==, 4);
-        g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
-      }
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
+      g_assert_nonnull (sentence);
+      tp_document_set_selected_node (document, (int) node);
+      g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
     }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  /* the editor's cursor selects too: line 5 is `error = ...`, node 4 */
+  {
+    size_t length = 0;
+    const char *sentence = tp_session_explanation (session, 4, &length);
+    g_autofree char *expected = g_strndup (sentence, length);
+    GtkTextBuffer *buffer;
+    GtkTextIter iter;
+
+    editor = GTK_TEXT_VIEW (gtk_window_get_focus (GTK_WINDOW (window)));
+    g_assert_true (GTK_IS_TEXT_VIEW (editor));
+    buffer = gtk_text_view_get_buffer (editor);
+    tp_document_set_selected_node (document, -1);
+    gtk_text_buffer_get_iter_at_line (buffer, &iter, 4);
+    gtk_text_buffer_place_cursor (buffer, &iter);
+    g_assert_cmpint (tp_document_get_selected_node (document), ==, 4);
+    g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
+  }
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* {==== memory ====} */
 
 static void
-test_teach_memory_chart (void)
+teach_memory_chart (void)
 {
-  if (g_test_subprocess ())
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpDocument *document = tp_window_get_document (window);
+  TpMemoryChart *chart = TP_MEMORY_CHART (tp_teach_panel_get_memory_chart (panel));
+  TpSession *session = session_for (window);
+  GtkGesture *click = find_click_gesture (GTK_WIDGET (chart));
+  size_t n = tp_session_n_steps (session);
+
+  gtk_window_present (GTK_WINDOW (window));
+  tp_teach_panel_show (panel, TP_TEACH_MEMORY);
+  g_assert_true (tp_test_wait_until (panel_mapped, chart, 20));
+  g_assert_nonnull (click);
+  g_assert_cmpuint (n, >, 0);
+  for (size_t k = 0; k < n; k++)
     {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpDocument *document = tp_window_get_document (window);
-      TpMemoryChart *chart = TP_MEMORY_CHART (tp_teach_panel_get_memory_chart (panel));
-      TpSession *session = session_for (window);
-      GtkGesture *click = find_click (GTK_WIDGET (chart));
-      size_t n = tp_session_n_steps (session);
+      TpStep step;
+      graphene_rect_t bar;
 
-      gtk_window_present (GTK_WINDOW (window));
-      tp_teach_panel_show (panel, TP_TEACH_MEMORY);
-      g_assert_true (tp_test_wait_until (panel_mapped, chart, 20));
-      g_assert_nonnull (click);
-      g_assert_cmpuint (n, >, 0);
-      for (size_t k = 0; k < n; k++)
-        {
-          TpStep step;
-          graphene_rect_t bar;
-
-          g_assert_true (tp_session_step (session, k, &step));
-          /* clicking bar k selects its node everywhere */
-          tp_document_set_selected_node (document, -1);
-          g_assert_true (tp_memory_chart_get_bar (chart, (guint) k, &bar));
-          g_signal_emit_by_name (click, "pressed", 1, (double) (bar.origin.x + 1), (double) (bar.origin.y + bar.size.height / 2));
-          g_signal_emit_by_name (click, "released", 1, (double) (bar.origin.x + 1), (double) (bar.origin.y + bar.size.height / 2));
-          g_assert_cmpint (tp_document_get_selected_node (document), ==, (int) step.node);
-          g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, (int) k);
-          {
-            g_autofree char *plan = selected_line (window, TP_PANE_PLAN);
-            g_autofree char *prefix = g_strdup_printf ("%4u  ", step.node);
-
-            g_assert_true (g_str_has_prefix (plan, prefix));
-          }
-        }
-      /* selected elsewhere, the node's bar is highlighted */
-      for (size_t k = n; k-- > 0;)
-        {
-          TpStep step;
-
-          g_assert_true (tp_session_step (session, k, &step));
-          tp_document_set_selected_node (document, -1);
-          g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, -1);
-          tp_document_set_selected_node (document, (int) step.node);
-          g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, (int) k);
-        }
-      /* a node the plan does not evaluate has no bar (node 12 of the README) */
+      g_assert_true (tp_session_step (session, k, &step));
+      /* clicking bar k selects its node everywhere */
+      tp_document_set_selected_node (document, -1);
+      g_assert_true (tp_memory_chart_get_bar (chart, (guint) k, &bar));
+      g_signal_emit_by_name (click, "pressed", 1, (double) (bar.origin.x + 1), (double) (bar.origin.y + bar.size.height / 2));
+      g_signal_emit_by_name (click, "released", 1, (double) (bar.origin.x + 1), (double) (bar.origin.y + bar.size.height / 2));
+      g_assert_cmpint (tp_document_get_selected_node (document), ==, (int) step.node);
+      g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, (int) k);
       {
-        size_t at;
+        g_autofree char *plan = selected_line (window, TP_PANE_PLAN);
+        g_autofree char *prefix = g_strdup_printf ("%4u  ", step.node);
 
-        g_assert_false (tp_session_node_step (session, 12, &at));
-        tp_document_set_selected_node (document, 12);
-        g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, -1);
+        g_assert_true (g_str_has_prefix (plan, prefix));
       }
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
     }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  /* selected elsewhere, the node's bar is highlighted */
+  for (size_t k = n; k-- > 0;)
+    {
+      TpStep step;
+
+      g_assert_true (tp_session_step (session, k, &step));
+      tp_document_set_selected_node (document, -1);
+      g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, -1);
+      tp_document_set_selected_node (document, (int) step.node);
+      g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, (int) k);
+    }
+  /* a node the plan does not evaluate has no bar (node 12 of the README) */
+  {
+    size_t at;
+
+    g_assert_false (tp_session_node_step (session, 12, &at));
+    tp_document_set_selected_node (document, 12);
+    g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, -1);
+  }
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* {==== steps ====} */
@@ -353,60 +288,54 @@ assert_at_step (TpWindow  *window,
 }
 
 static void
-test_teach_step_through (void)
+teach_step_through (void)
 {
-  if (g_test_subprocess ())
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpSession *session = session_for (window);
+  size_t n = tp_session_n_steps (session);
+  guint shares = 0;
+
+  g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
+  g_assert_true (tp_test_wait_until (picture_shown, window, 20));
+  g_assert_cmpuint (n, ==, 17);
+  for (size_t k = 0; k < n; k++)
     {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpSession *session = session_for (window);
-      size_t n = tp_session_n_steps (session);
-      guint shares = 0;
+      TpStep step;
+      TpOrigin origin;
 
-      g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
-      g_assert_true (tp_test_wait_until (picture_shown, window, 20));
-      g_assert_cmpuint (n, ==, 17);
-      for (size_t k = 0; k < n; k++)
-        {
-          TpStep step;
-          TpOrigin origin;
-
-          tp_teach_panel_set_step (panel, (int) k);
-          assert_at_step (window, session, k);
-          g_assert_true (tp_session_step (session, k, &step));
-          g_assert_true (tp_session_origin (session, step.node, &origin));
-          shares += origin.role == TP_ORIGIN_SHARE;
-        }
-      g_assert_cmpuint (shares, >, 0);
-
-      /* the keys, pressed as a person does, with the scrubber focused
-       * (Alt+9 shows the steps and focuses it) */
-      tp_test_press (GTK_WIDGET (window), "<Alt>9");
-      g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tp_teach_panel_get_scrubber (panel))));
-      tp_test_press (GTK_WIDGET (window), "Home");
-      assert_at_step (window, session, 0);
-      tp_test_press (GTK_WIDGET (window), "Right");
-      assert_at_step (window, session, 1);
-      tp_test_press (GTK_WIDGET (window), "Right");
-      assert_at_step (window, session, 2);
-      tp_test_press (GTK_WIDGET (window), "Left");
-      assert_at_step (window, session, 1);
-      tp_test_press (GTK_WIDGET (window), "End");
-      assert_at_step (window, session, 16);
-      tp_test_press (GTK_WIDGET (window), "Home");
-      assert_at_step (window, session, 0);
-      g_assert_false (tp_teach_panel_get_playing (panel));
-      tp_test_press (GTK_WIDGET (window), "space");
-      g_assert_true (tp_teach_panel_get_playing (panel));
-      tp_test_press (GTK_WIDGET (window), "space");
-      g_assert_false (tp_teach_panel_get_playing (panel));
-
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
+      tp_teach_panel_set_step (panel, (int) k);
+      assert_at_step (window, session, k);
+      g_assert_true (tp_session_step (session, k, &step));
+      g_assert_true (tp_session_origin (session, step.node, &origin));
+      shares += origin.role == TP_ORIGIN_SHARE;
     }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  g_assert_cmpuint (shares, >, 0);
+
+  /* the keys, pressed as a person does, with the scrubber focused
+   * (Alt+9 shows the steps and focuses it) */
+  tp_test_press (GTK_WIDGET (window), "<Alt>9");
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tp_teach_panel_get_scrubber (panel))));
+  tp_test_press (GTK_WIDGET (window), "Home");
+  assert_at_step (window, session, 0);
+  tp_test_press (GTK_WIDGET (window), "Right");
+  assert_at_step (window, session, 1);
+  tp_test_press (GTK_WIDGET (window), "Right");
+  assert_at_step (window, session, 2);
+  tp_test_press (GTK_WIDGET (window), "Left");
+  assert_at_step (window, session, 1);
+  tp_test_press (GTK_WIDGET (window), "End");
+  assert_at_step (window, session, 16);
+  tp_test_press (GTK_WIDGET (window), "Home");
+  assert_at_step (window, session, 0);
+  g_assert_false (tp_teach_panel_get_playing (panel));
+  tp_test_press (GTK_WIDGET (window), "space");
+  g_assert_true (tp_teach_panel_get_playing (panel));
+  tp_test_press (GTK_WIDGET (window), "space");
+  g_assert_false (tp_teach_panel_get_playing (panel));
+
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static gboolean
@@ -417,47 +346,41 @@ reading_applied (gpointer data)
 
 /* A refused program: the steps are the last good reading's, marked stale. */
 static void
-test_teach_steps_stale (void)
+teach_steps_stale (void)
 {
-  if (g_test_subprocess ())
-    {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpDocument *document = tp_window_get_document (window);
-      TpSession *session = session_for (window);
-      g_autofree char *text = tp_document_dup_text (document);
-      g_autofree char *broken = g_strconcat (text, "oops = (\n", NULL);
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *session = session_for (window);
+  g_autofree char *text = tp_document_dup_text (document);
+  g_autofree char *broken = g_strconcat (text, "oops = (\n", NULL);
 
-      tp_teach_panel_set_step (panel, 3);
-      tp_document_set_text (document, broken);
-      tp_document_recompute_now (document);
-      g_assert_true (tp_test_wait_until (reading_applied, document, 20));
-      g_assert_true (tp_document_get_stale (document));
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_steps_reason (panel))));
-      g_assert_nonnull (strstr (gtk_label_get_label (tp_teach_panel_get_steps_reason (panel)), "stale"));
-      g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (tp_teach_panel_get_scrubber (panel))));
-      tp_teach_panel_set_step (panel, 5);
-      g_assert_cmpint (tp_teach_panel_get_step (panel), ==, 5);
-      {
-        TpStep step;
-        graphene_rect_t bar;
-        TpMemoryChart *chart = TP_MEMORY_CHART (tp_teach_panel_get_memory_chart (panel));
+  tp_teach_panel_set_step (panel, 3);
+  tp_document_set_text (document, broken);
+  tp_document_recompute_now (document);
+  g_assert_true (tp_test_wait_until (reading_applied, document, 20));
+  g_assert_true (tp_document_get_stale (document));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_steps_reason (panel))));
+  g_assert_nonnull (strstr (gtk_label_get_label (tp_teach_panel_get_steps_reason (panel)), "stale"));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (tp_teach_panel_get_scrubber (panel))));
+  tp_teach_panel_set_step (panel, 5);
+  g_assert_cmpint (tp_teach_panel_get_step (panel), ==, 5);
+  {
+    TpStep step;
+    graphene_rect_t bar;
+    TpMemoryChart *chart = TP_MEMORY_CHART (tp_teach_panel_get_memory_chart (panel));
 
-        g_assert_true (tp_session_step (session, 5, &step));
-        g_assert_true (tp_memory_chart_get_bar (chart, 5, &bar));
-        g_assert_cmpint (tp_memory_chart_get_cursor (chart), ==, 5);
-      }
-      /* and once it reads again, the mark goes */
-      tp_document_set_text (document, text);
-      tp_document_recompute_now (document);
-      g_assert_true (tp_test_wait_until (reading_applied, document, 20));
-      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_steps_reason (panel))));
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+    g_assert_true (tp_session_step (session, 5, &step));
+    g_assert_true (tp_memory_chart_get_bar (chart, 5, &bar));
+    g_assert_cmpint (tp_memory_chart_get_cursor (chart), ==, 5);
+  }
+  /* and once it reads again, the mark goes */
+  tp_document_set_text (document, text);
+  tp_document_recompute_now (document);
+  g_assert_true (tp_test_wait_until (reading_applied, document, 20));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_steps_reason (panel))));
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* {==== train ====} */
@@ -469,96 +392,116 @@ training_done (gpointer data)
 }
 
 static void
-test_teach_train (void)
+teach_train (void)
 {
-  if (g_test_subprocess ())
-    {
-      TpWindow *window = window_on_sample ("linear-regression");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpLossChart *chart = TP_LOSS_CHART (tp_teach_panel_get_loss_chart (panel));
-      TpSession *session = session_for (window);
-      TpTrain *train = tp_session_train (session, 20, "0.05", strlen ("0.05"));
-      const float *expected, *shown;
-      size_t n_expected = 0;
-      gsize n_shown = 0;
+  TpWindow *window = window_on_sample ("linear-regression");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpLossChart *chart = TP_LOSS_CHART (tp_teach_panel_get_loss_chart (panel));
+  TpSession *session = session_for (window);
+  TpTrain *train = tp_session_train (session, 20, "0.05", strlen ("0.05"));
+  const float *expected, *shown;
+  size_t n_expected = 0;
+  gsize n_shown = 0;
 
-      g_assert_true (tp_train_ok (train));
-      expected = tp_train_losses (train, &n_expected);
-      g_assert_cmpuint (n_expected, ==, 21);
-      gtk_spin_button_set_value (tp_teach_panel_get_train_steps (panel), 20);
-      gtk_editable_set_text (tp_teach_panel_get_train_rate (panel), "0.05");
-      g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
-      g_assert_true (tp_teach_panel_get_training (panel));
-      g_assert_true (tp_test_wait_until (training_done, panel, 30));
-      shown = tp_loss_chart_get_losses (chart, &n_shown);
-      g_assert_cmpuint (n_shown, ==, 21);
-      g_assert_true (memcmp (shown, expected, n_expected * sizeof (float)) == 0);
-      g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                       tp_train_parameters (train));
+  g_assert_true (tp_train_ok (train));
+  expected = tp_train_losses (train, &n_expected);
+  g_assert_cmpuint (n_expected, ==, 21);
+  gtk_spin_button_set_value (tp_teach_panel_get_train_steps (panel), 20);
+  gtk_editable_set_text (tp_teach_panel_get_train_rate (panel), "0.05");
+  g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
+  g_assert_true (tp_teach_panel_get_training (panel));
+  g_assert_true (tp_test_wait_until (training_done, panel, 30));
+  shown = tp_loss_chart_get_losses (chart, &n_shown);
+  g_assert_cmpuint (n_shown, ==, 21);
+  g_assert_true (memcmp (shown, expected, n_expected * sizeof (float)) == 0);
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
+                   tp_train_parameters (train));
 
-      /* looking at step 7: the loss there and the parameters after 7 steps */
-      {
-        TpTrain *seven = tp_session_train (session, 7, "0.05", strlen ("0.05"));
-        char *loss = tp_f32_text (expected[7]);
+  /* looking at step 7: the loss there and the parameters after 7 steps */
+  {
+    TpTrain *seven = tp_session_train (session, 7, "0.05", strlen ("0.05"));
+    char *loss = tp_f32_text (expected[7]);
 
-        gtk_range_set_value (tp_teach_panel_get_train_scrubber (panel), 7);
-        g_assert_true (tp_test_wait_until (training_done, panel, 30));
-        g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                         tp_train_parameters (seven));
-        g_assert_true (g_str_has_suffix (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), loss));
-        tp_string_free (loss);
-        tp_train_free (seven);
-      }
+    gtk_range_set_value (tp_teach_panel_get_train_scrubber (panel), 7);
+    g_assert_true (tp_test_wait_until (training_done, panel, 30));
+    g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
+                     tp_train_parameters (seven));
+    g_assert_true (g_str_has_suffix (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), loss));
+    tp_string_free (loss);
+    tp_train_free (seven);
+  }
 
-      /* a refused training shows the engine's reason */
-      {
-        TpTrain *refused = tp_session_train (session, 20, "fast", strlen ("fast"));
+  /* a refused training shows the engine's reason */
+  {
+    TpTrain *refused = tp_session_train (session, 20, "fast", strlen ("fast"));
 
-        g_assert_false (tp_train_ok (refused));
-        gtk_editable_set_text (tp_teach_panel_get_train_rate (panel), "fast");
-        g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
-        g_assert_true (tp_test_wait_until (training_done, panel, 30));
-        g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==,
-                         tp_train_error (refused));
-        shown = tp_loss_chart_get_losses (chart, &n_shown);
-        g_assert_cmpuint (n_shown, ==, 0);
-        tp_train_free (refused);
-      }
-      tp_train_free (train);
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
-      return;
-    }
-  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+    g_assert_false (tp_train_ok (refused));
+    gtk_editable_set_text (tp_teach_panel_get_train_rate (panel), "fast");
+    g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
+    g_assert_true (tp_test_wait_until (training_done, panel, 30));
+    g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==,
+                     tp_train_error (refused));
+    shown = tp_loss_chart_get_losses (chart, &n_shown);
+    g_assert_cmpuint (n_shown, ==, 0);
+    tp_train_free (refused);
+  }
+  tp_train_free (train);
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* A program with no derivative cannot be trained: the engine says why. */
 static void
-test_teach_train_refused (void)
+teach_train_refused (void)
 {
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpDocument *document = tp_window_get_document (window);
+  const char *program = "x = input 2.0\ny = x * x\n";
+  TpSession *session = tp_session_new ();
+  TpChoices choices = { 0 };
+  TpTrain *refused;
+
+  tp_document_set_text (document, program);
+  tp_document_recompute_now (document);
+  g_assert_true (tp_test_wait_until (reading_applied, document, 20));
+  g_assert_cmpint (tp_session_compile (session, program, strlen (program), &choices), ==, TP_STATUS_OK);
+  refused = tp_session_train (session, 100, "0.1", 3);
+  g_assert_false (tp_train_ok (refused));
+  g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
+  g_assert_true (tp_test_wait_until (training_done, panel, 30));
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==, tp_train_error (refused));
+  tp_train_free (refused);
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+typedef struct
+{
+  const char *path;
+  void (*run) (void);
+} TeachCase;
+
+static const TeachCase cases[] = {
+  { "/ui/teach/check-verdict", teach_check_verdict },
+  { "/ui/teach/check-nonfinite", teach_check_nonfinite },
+  { "/ui/teach/explanation", teach_explanation },
+  { "/ui/teach/memory-chart", teach_memory_chart },
+  { "/ui/teach/step-through", teach_step_through },
+  { "/ui/teach/steps-stale", teach_steps_stale },
+  { "/ui/teach/train", teach_train },
+  { "/ui/teach/train-refused", teach_train_refused },
+};
+
+/* Each case maps a window: it runs in a subprocess of its own. */
+static void
+run_case (gconstpointer data)
+{
+  const TeachCase *c = data;
+
   if (g_test_subprocess ())
     {
-      TpWindow *window = window_on_sample ("readme");
-      TpTeachPanel *panel = tp_window_get_teach_panel (window);
-      TpDocument *document = tp_window_get_document (window);
-      const char *program = "x = input 2.0\ny = x * x\n";
-      TpSession *session = tp_session_new ();
-      TpChoices choices = { 0 };
-      TpTrain *refused;
-
-      tp_document_set_text (document, program);
-      tp_document_recompute_now (document);
-      g_assert_true (tp_test_wait_until (reading_applied, document, 20));
-      g_assert_cmpint (tp_session_compile (session, program, strlen (program), &choices), ==, TP_STATUS_OK);
-      refused = tp_session_train (session, 100, "0.1", 3);
-      g_assert_false (tp_train_ok (refused));
-      g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
-      g_assert_true (tp_test_wait_until (training_done, panel, 30));
-      g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==, tp_train_error (refused));
-      tp_train_free (refused);
-      tp_session_free (session);
-      gtk_window_destroy (GTK_WINDOW (window));
+      c->run ();
       return;
     }
   g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
@@ -570,15 +513,7 @@ main (int   argc,
       char *argv[])
 {
   tp_test_init (&argc, &argv);
-
-  g_test_add_func ("/ui/teach/check-verdict", test_teach_check_verdict);
-  g_test_add_func ("/ui/teach/check-nonfinite", test_teach_check_nonfinite);
-  g_test_add_func ("/ui/teach/explanation", test_teach_explanation);
-  g_test_add_func ("/ui/teach/memory-chart", test_teach_memory_chart);
-  g_test_add_func ("/ui/teach/step-through", test_teach_step_through);
-  g_test_add_func ("/ui/teach/steps-stale", test_teach_steps_stale);
-  g_test_add_func ("/ui/teach/train", test_teach_train);
-  g_test_add_func ("/ui/teach/train-refused", test_teach_train_refused);
-
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_test_add_data_func (cases[i].path, &cases[i], run_case);
   return g_test_run ();
 }
