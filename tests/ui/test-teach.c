@@ -209,6 +209,31 @@ teach_memory_chart (void)
       tp_document_set_selected_node (document, (int) step.node);
       g_assert_cmpint (tp_memory_chart_get_highlighted (chart), ==, (int) k);
     }
+  /* observing a name changes the chart at once: `error` (node 4) is kept
+   * to the last step (the README sample observes it: observe nothing
+   * first) */
+  tp_document_set_observe (document, NULL);
+  tp_document_recompute_now (document);
+  {
+    TpStep step;
+    size_t at;
+    const char *observe[1] = { "error" };
+    TpChoices choices = { NULL, observe, 1, FALSE };
+    g_autofree char *source = tp_document_dup_text (document);
+    TpSession *observed = tp_session_new ();
+    graphene_rect_t before, after;
+
+    g_assert_true (tp_session_node_step (session, 4, &at));
+    g_assert_true (tp_memory_chart_get_bar (chart, (guint) at, &before));
+    g_assert_cmpint (tp_session_compile (observed, source, strlen (source), &choices), ==, TP_STATUS_OK);
+    g_assert_true (tp_session_step (observed, at, &step));
+    g_assert_true (step.kept);
+    tp_document_set_observe (document, "error");
+    tp_document_recompute_now (document);
+    g_assert_true (tp_memory_chart_get_bar (chart, (guint) at, &after));
+    g_assert_cmpfloat (after.size.width, >, before.size.width);
+    tp_session_free (observed);
+  }
   /* a node the plan does not evaluate has no bar (node 12 of the README) */
   {
     size_t at;

@@ -2076,6 +2076,15 @@ test_window_accessible_names (void)
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", "plan"));
       g_assert_true (tp_test_wait_until (window_ready, window, 20));
       check_names (GTK_WIDGET (window), problems, &n_controls);
+      /* each teaching pane under the readings */
+      for (guint i = 0; i < 4; i++)
+        {
+          static const char *pages[] = { "memory", "steps", "train", "check" };
+
+          g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-teaching", "s", pages[i]));
+          g_assert_true (tp_test_wait_until (window_ready, window, 20));
+          check_names (GTK_WIDGET (window), problems, &n_controls);
+        }
       g_assert_cmpstr (problems->str, ==, "");
       g_assert_cmpuint (n_controls, >, 30);
 
