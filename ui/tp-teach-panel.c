@@ -19,6 +19,7 @@
 #include "tp-loss-chart.h"
 #include "tp-memory-chart.h"
 #include "tp-picture-view.h"
+#include "tp-priority.h"
 #include "tp-teach-panel.h"
 
 #define PLAY_INTERVAL_MS 450
@@ -531,6 +532,8 @@ tp_teach_job_run (GTask        *task,
     .n_observe = r->observe != NULL ? 1 : 0,
     .exact = r->exact,
   };
+  /* GLib's shared pool thread: lowered for the training only */
+  int priority = tp_priority_lower_thread ();
   TpSession *session = tp_session_new ();
   TpTrain *train = NULL;
 
@@ -556,6 +559,7 @@ tp_teach_job_run (GTask        *task,
     tp_train_free (train);
   if (session != NULL)
     tp_session_free (session);
+  tp_priority_restore_thread (priority);
   g_task_return_boolean (task, TRUE);
 }
 

@@ -501,6 +501,36 @@ teach_train_refused (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A NaN or infinity stops the training: the pane names the step and
+ * the node, and the button selects the node. */
+static void
+teach_train_stopped (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpSession *session = session_for (window);
+  TpTrain *train = tp_session_train (session, 10, "1e30", strlen ("1e30"));
+  GtkButton *stop = tp_teach_panel_get_train_stop_button (panel);
+  uint32_t step = 0, node = 0;
+  g_autofree char *expected = NULL;
+
+  g_assert_true (tp_train_ok (train));
+  g_assert_true (tp_train_stopped (train, &step, &node));
+  gtk_spin_button_set_value (tp_teach_panel_get_train_steps (panel), 10);
+  gtk_editable_set_text (tp_teach_panel_get_train_rate (panel), "1e30");
+  g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
+  g_assert_true (tp_test_wait_until (training_done, panel, 30));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (stop)));
+  expected = g_strdup_printf ("stopped at step %u: a non-finite value born in node %u", step, node);
+  g_assert_cmpstr (gtk_button_get_label (stop), ==, expected);
+  tp_document_set_selected_node (tp_window_get_document (window), -1);
+  g_signal_emit_by_name (stop, "clicked");
+  g_assert_cmpint (tp_document_get_selected_node (tp_window_get_document (window)), ==, (int) node);
+  tp_train_free (train);
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   const char *path;
@@ -516,6 +546,7 @@ static const TeachCase cases[] = {
   { "/ui/teach/steps-stale", teach_steps_stale },
   { "/ui/teach/train", teach_train },
   { "/ui/teach/train-refused", teach_train_refused },
+  { "/ui/teach/train-stopped", teach_train_stopped },
 };
 
 /* Each case maps a window: it runs in a subprocess of its own. */
