@@ -14,10 +14,11 @@
 #include "tp-memory-chart.h"
 #include "tp-style.h"
 
-#define CURVE_HEIGHT 72.0
-#define ROW_HEIGHT 20.0
-#define LABEL_WIDTH 76.0
-#define COUNT_WIDTH 96.0
+/* The curve's band, the labels' and the counts' columns, in rows: a
+ * larger font (presenting, F11) makes every part larger */
+#define CURVE_ROWS 3.6
+#define LABEL_ROWS 3.8
+#define COUNT_ROWS 4.8
 #define MARGIN 6.0
 
 struct _TpMemoryChart
@@ -30,6 +31,7 @@ struct _TpMemoryChart
   int cursor;                   /* the step-through's step, or -1 */
   int highlighted;              /* the selected node's step, or -1 */
   guint peak;                   /* the first step with the most live elements */
+  double row_height;            /* from the font: a line of text and a margin */
 };
 
 G_DEFINE_FINAL_TYPE (TpMemoryChart, tp_memory_chart, GTK_TYPE_WIDGET)
@@ -55,8 +57,8 @@ tp_memory_chart_columns (TpMemoryChart *self,
 {
   guint n = MAX (tp_memory_chart_n_steps (self), 1);
 
-  *x0 = LABEL_WIDTH;
-  *step_width = MAX (width - LABEL_WIDTH - COUNT_WIDTH - MARGIN, 1.0) / n;
+  *x0 = (self->row_height * LABEL_ROWS);
+  *step_width = MAX (width - (self->row_height * LABEL_ROWS) - (self->row_height * COUNT_ROWS) - MARGIN, 1.0) / n;
 }
 
 static void
@@ -100,11 +102,11 @@ tp_memory_chart_reveal (TpMemoryChart *self,
     return;
   value = gtk_adjustment_get_value (self->vadjustment);
   page = gtk_adjustment_get_page_size (self->vadjustment);
-  top = CURVE_HEIGHT + step * ROW_HEIGHT;
-  if (top < value + CURVE_HEIGHT)
-    gtk_adjustment_set_value (self->vadjustment, top - CURVE_HEIGHT);
-  else if (top + ROW_HEIGHT > value + page)
-    gtk_adjustment_set_value (self->vadjustment, top + ROW_HEIGHT - page);
+  top = (self->row_height * CURVE_ROWS) + step * self->row_height;
+  if (top < value + (self->row_height * CURVE_ROWS))
+    gtk_adjustment_set_value (self->vadjustment, top - (self->row_height * CURVE_ROWS));
+  else if (top + self->row_height > value + page)
+    gtk_adjustment_set_value (self->vadjustment, top + self->row_height - page);
 }
 
 static void
@@ -156,17 +158,18 @@ tp_memory_chart_text (cairo_t     *cr,
                       const char  *text,
                       double       x,
                       double       y,
-                      double       right)
+                      double       right,
+                      double       row)
 {
   int w, h;
 
   pango_layout_set_text (layout, text, -1);
   pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, right > 0 ? right - w : x, y + (ROW_HEIGHT - h) / 2);
+  cairo_move_to (cr, right > 0 ? right - w : x, y + (row - h) / 2);
   pango_cairo_show_layout (cr, layout);
 }
 
-/* The live-volume curve in the band [top, top + CURVE_HEIGHT): one point
+/* The live-volume curve in the band [top, top + (self->row_height * CURVE_ROWS)): one point
  * per step, or the largest of each pixel's steps when they are more than
  * the pixels. */
 static void
@@ -179,13 +182,13 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
 {
   TpReadings *r = self->readings;
   guint n = tp_memory_chart_n_steps (self);
-  double x0, sw, base = top + CURVE_HEIGHT - 8, span = CURVE_HEIGHT - 24;
+  double x0, sw, base = top + (self->row_height * CURVE_ROWS) - 8, span = (self->row_height * CURVE_ROWS) - 24;
   double peak = MAX ((double) r->steps[self->peak].live, 1.0);
   g_autofree char *label = NULL;
   guint pixels;
 
   tp_memory_chart_columns (self, width, &x0, &sw);
-  pixels = (guint) MAX ((width - LABEL_WIDTH - COUNT_WIDTH - MARGIN), 1);
+  pixels = (guint) MAX ((width - (self->row_height * LABEL_ROWS) - (self->row_height * COUNT_ROWS) - MARGIN), 1);
   cairo_move_to (cr, x0, base);
   for (guint p = 0, groups = MIN (n, pixels); p < groups; p++)
     {
@@ -215,7 +218,7 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
   label = g_strdup_printf (_("live volume: peak %" G_GUINT64_FORMAT " elements at node %u"),
                            r->steps[self->peak].live, r->steps[self->peak].node);
   tp_memory_chart_set_color (cr, fg, 1.0);
-  tp_memory_chart_text (cr, layout, label, x0, top, 0);
+  tp_memory_chart_text (cr, layout, label, x0, top, 0, self->row_height);
 }
 
 void
@@ -246,43 +249,43 @@ tp_memory_chart_draw (TpMemoryChart *self,
   tp_memory_chart_columns (self, width, &x0, &sw);
 
   /* the rows in sight, under the pinned curve */
-  first = (guint) MAX (0.0, top / ROW_HEIGHT);
-  last = (guint) MIN ((double) n, (top + height - CURVE_HEIGHT) / ROW_HEIGHT + 1);
+  first = (guint) MAX (0.0, top / self->row_height);
+  last = (guint) MIN ((double) n, (top + height - (self->row_height * CURVE_ROWS)) / self->row_height + 1);
   for (guint k = first; k < last; k++)
     {
       const TpStep *s = &r->steps[k];
-      double y = CURVE_HEIGHT + k * ROW_HEIGHT;
+      double y = (self->row_height * CURVE_ROWS) + k * self->row_height;
       char text[64];
 
       if ((int) k == self->highlighted)
         {
           gdk_cairo_set_source_rgba (cr, &selected);
-          cairo_rectangle (cr, 0, y, width, ROW_HEIGHT);
+          cairo_rectangle (cr, 0, y, width, self->row_height);
           cairo_fill (cr);
         }
       if (s->gradient)
         cairo_set_source_rgba (cr, 0.90, 0.38, 0.0, s->kept ? 1.0 : 0.75);
       else
         cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, s->kept ? 1.0 : 0.75);
-      cairo_rectangle (cr, x0 + k * sw, y + 4, MAX ((s->last + 1.0 - k) * sw, 1.0), ROW_HEIGHT - 8);
+      cairo_rectangle (cr, x0 + k * sw, y + 4, MAX ((s->last + 1.0 - k) * sw, 1.0), self->row_height - 8);
       cairo_fill (cr);
       tp_memory_chart_set_color (cr, &fg, 1.0);
       {
         /* Translators: a memory chart row's label: the node whose buffer it is */
         g_autofree char *label = g_strdup_printf (_("node %u"), s->node);
 
-        tp_memory_chart_text (cr, layout, label, MARGIN, y, 0);
+        tp_memory_chart_text (cr, layout, label, MARGIN, y, 0, self->row_height);
       }
       if (s->kept)
         {
           /* Translators: a memory chart row's count of a buffer kept to the end */
           g_autofree char *count = g_strdup_printf (_("%" G_GUINT64_FORMAT " kept"), s->elements);
-          tp_memory_chart_text (cr, layout, count, 0, y, width - MARGIN);
+          tp_memory_chart_text (cr, layout, count, 0, y, width - MARGIN, self->row_height);
         }
       else
         {
           g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, s->elements);
-          tp_memory_chart_text (cr, layout, text, 0, y, width - MARGIN);
+          tp_memory_chart_text (cr, layout, text, 0, y, width - MARGIN, self->row_height);
         }
     }
 
@@ -297,7 +300,7 @@ tp_memory_chart_draw (TpMemoryChart *self,
     gdk_cairo_set_source_rgba (cr, &bg);
   }
   G_GNUC_END_IGNORE_DEPRECATIONS
-  cairo_rectangle (cr, 0, top, width, CURVE_HEIGHT);
+  cairo_rectangle (cr, 0, top, width, (self->row_height * CURVE_ROWS));
   cairo_fill (cr);
   tp_memory_chart_draw_curve (self, cr, layout, &fg, width, top);
 
@@ -355,9 +358,9 @@ tp_memory_chart_measure (GtkWidget      *widget,
   TpMemoryChart *self = TP_MEMORY_CHART (widget);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = *natural = (int) (LABEL_WIDTH + COUNT_WIDTH + 120);
+    *minimum = *natural = (int) ((self->row_height * LABEL_ROWS) + (self->row_height * COUNT_ROWS) + 120);
   else
-    *minimum = *natural = (int) (CURVE_HEIGHT + tp_memory_chart_n_steps (self) * ROW_HEIGHT + MARGIN);
+    *minimum = *natural = (int) ((self->row_height * CURVE_ROWS) + tp_memory_chart_n_steps (self) * self->row_height + MARGIN);
 }
 
 /* The step under a point: a row, or in the curve's band the column. */
@@ -371,10 +374,10 @@ tp_memory_chart_step_at (TpMemoryChart *self,
   int k;
 
   tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
-  if (y < tp_memory_chart_scroll (self) + CURVE_HEIGHT)
+  if (y < tp_memory_chart_scroll (self) + (self->row_height * CURVE_ROWS))
     k = x < x0 ? -1 : (int) ((x - x0) / sw);
   else
-    k = (int) ((y - CURVE_HEIGHT) / ROW_HEIGHT);
+    k = (int) ((y - (self->row_height * CURVE_ROWS)) / self->row_height);
   return k >= 0 && (guint) k < n ? k : -1;
 }
 
@@ -453,6 +456,22 @@ tp_memory_chart_tooltip_cb (GtkWidget     *widget,
                           k, s->node, s->elements, s->last, s->live);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
+}
+
+/* A row is a line of the widget's text and a margin, so the chart grows
+ * with the text (presenting makes every text half as large again). */
+static void
+tp_memory_chart_css_changed (GtkWidget         *widget,
+                             GtkCssStyleChange *change)
+{
+  TpMemoryChart *self = TP_MEMORY_CHART (widget);
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, "node 0");
+  int w, h;
+
+  GTK_WIDGET_CLASS (tp_memory_chart_parent_class)->css_changed (widget, change);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  self->row_height = MAX (20.0, h + 6.0);
+  gtk_widget_queue_resize (widget);
 }
 
 /* Inside a scrolled window the chart draws what is in sight and keeps
@@ -537,8 +556,8 @@ tp_memory_chart_get_bar (TpMemoryChart   *self,
     return FALSE;
   s = &self->readings->steps[step];
   tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
-  graphene_rect_init (bar, (float) (x0 + step * sw), (float) (CURVE_HEIGHT + step * ROW_HEIGHT + 4),
-                      (float) MAX ((s->last + 1.0 - step) * sw, 1.0), (float) (ROW_HEIGHT - 8));
+  graphene_rect_init (bar, (float) (x0 + step * sw), (float) ((self->row_height * CURVE_ROWS) + step * self->row_height + 4),
+                      (float) MAX ((s->last + 1.0 - step) * sw, 1.0), (float) (self->row_height - 8));
   return TRUE;
 }
 
@@ -571,6 +590,7 @@ tp_memory_chart_class_init (TpMemoryChartClass *klass)
   widget_class->snapshot = tp_memory_chart_snapshot;
   widget_class->measure = tp_memory_chart_measure;
   widget_class->root = tp_memory_chart_root;
+  widget_class->css_changed = tp_memory_chart_css_changed;
   gtk_widget_class_set_css_name (widget_class, "memory-chart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -583,6 +603,7 @@ tp_memory_chart_init (TpMemoryChart *self)
 
   self->cursor = -1;
   self->highlighted = -1;
+  self->row_height = 20.0;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (click, "pressed", G_CALLBACK (tp_memory_chart_pressed_cb), self);

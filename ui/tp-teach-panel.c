@@ -823,6 +823,8 @@ tp_teach_panel_build_check (TpTeachPanel *self)
   self->check_view = GTK_TEXT_VIEW (gtk_text_view_new ());
   gtk_text_view_set_editable (self->check_view, FALSE);
   gtk_text_view_set_monospace (self->check_view, TRUE);
+  /* the readings' text size (Ctrl+plus, Ctrl+minus, presenting) */
+  gtk_widget_add_css_class (GTK_WIDGET (self->check_view), "reading");
   gtk_text_view_set_left_margin (self->check_view, 6);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->check_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Check reading"), -1);
