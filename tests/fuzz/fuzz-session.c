@@ -785,6 +785,14 @@ check_steps (const TpSession *s)
       CHECK (o.of == TP_MAP_NO_NODE || o.of < i);
       CHECK (o.role != TP_ORIGIN_SHARE || (o.share < i && o.sum < i));
       CHECK (tp_session_explanation (s, i, &len) != NULL);
+      /* a node's value as text (NULL only when memory runs out) */
+      if (i < 64)
+        {
+          char *text = tp_session_node_value_text (s, i, 16);
+
+          CHECK (text == NULL || (text[0] != '\0' && clean_text (text, false)));
+          tp_string_free (text);
+        }
     }
 }
 
