@@ -732,6 +732,7 @@ tp_teach_panel_run_cb (TpTeachPanel *self)
   if (self->document == NULL)
     return;
   gtk_label_set_label (self->train_message, _("Training…"));
+  gtk_spin_button_update (self->train_steps);   /* a number typed, not yet entered */
   tp_teach_panel_start_job (self, (guint) gtk_spin_button_get_value_as_int (self->train_steps), FALSE);
 }
 
