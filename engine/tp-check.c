@@ -706,7 +706,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
       out->work = 0;
       return true;
     }
-  d.tmp_decide = tp_arena_alloc (arena, max_volume);
+  d.tmp_decide = tp_arena_alloc (arena, (size_t) max_volume);  /* <= TP_CHECK_ELEMENTS */
   if (d.tmp_decide == NULL)
     return false;
   /* The base run. */
