@@ -524,6 +524,16 @@ tp_window_font_action (GtkWidget  *widget,
   g_settings_set_int (self->settings, "font-size", size);
 }
 
+/* Ctrl+1: the picture at 100%, wherever the keyboard is (no text size
+ * takes the key). */
+static void
+tp_window_picture_actual_size_action (GtkWidget  *widget,
+                                      const char *action_name,
+                                      GVariant   *param)
+{
+  tp_picture_view_zoom_actual (TP_PICTURE_VIEW (TP_WINDOW (widget)->panes[TP_PANE_PICTURE]));
+}
+
 static void
 tp_window_recompute_action (GtkWidget  *widget,
                             const char *action_name,
@@ -560,6 +570,8 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
 {
   static const char *const exports[] = { "win.export-svg", "win.export-png", "win.export-mlir" };
   static const char *const fonts[] = { "win.font-larger", "win.font-smaller", "win.font-reset" };
+
+  gtk_widget_class_install_action (widget_class, "win.picture-actual-size", NULL, tp_window_picture_actual_size_action);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tp_window_open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", tp_window_open_recent_action);
@@ -607,6 +619,7 @@ static const struct
   { GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL },
   { GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.font-smaller", NULL },
   { GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL },
+  { GDK_KEY_1, GDK_CONTROL_MASK, "win.picture-actual-size", NULL },
   { GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL },
   { GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.recompute", NULL },
   { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
