@@ -205,7 +205,6 @@ add_section (GtkWidget      *box,
       {
         GtkWidget *label = cell_new (gettext (prose[i].text), FALSE);
 
-        gtk_label_set_selectable (GTK_LABEL (label), TRUE);
         gtk_box_append (GTK_BOX (box), label);
       }
   for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
