@@ -2680,6 +2680,45 @@ test_window_picture_readable (void)
   g_test_trap_assert_passed ();
 }
 
+/* The derivative's note (why there is none) wraps at the pane's width
+ * rather than running off it; the lines of a reading do not. */
+static void
+test_window_note_wraps (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_DERIVATIVE)));
+      GtkTextView *spec = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC)));
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      GtkTextIter start, display_end, line_end;
+      GtkTextTag *note;
+      GtkWrapMode wrap;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
+      tp_window_open_sample (window, "not-yet-a-scalar");
+      gtk_window_present (GTK_WINDOW (window));
+      tp_window_recompute_now (window);
+      g_assert_true (tp_test_wait_until (window_ready, window, 30));
+      g_assert_cmpint (gtk_text_view_get_wrap_mode (spec), ==, GTK_WRAP_NONE);
+      gtk_text_buffer_get_start_iter (buffer, &start);
+      note = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "note");
+      g_assert_nonnull (note);
+      g_assert_true (gtk_text_iter_has_tag (&start, note));
+      g_object_get (note, "wrap-mode", &wrap, NULL);
+      g_assert_cmpint (wrap, ==, GTK_WRAP_WORD_CHAR);
+      /* laid out on more than one line of the screen */
+      display_end = line_end = start;
+      gtk_text_iter_forward_to_line_end (&line_end);
+      g_assert_true (gtk_text_view_forward_display_line_end (view, &display_end));
+      g_assert_cmpint (gtk_text_iter_get_offset (&display_end), <, gtk_text_iter_get_offset (&line_end));
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 /* g_ptr_array_sort hands the compare function pointers to the elements. */
 static int
 compare_labels (gconstpointer a,
@@ -2853,6 +2892,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/close-prompt", test_window_close_prompt);
   g_test_add_func ("/ui/window/picture-click", test_window_picture_click);
   g_test_add_func ("/ui/window/picture-readable", test_window_picture_readable);
+  g_test_add_func ("/ui/window/note-wraps", test_window_note_wraps);
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
   g_test_add_func ("/ui/window/folded-values", test_window_folded_values);
