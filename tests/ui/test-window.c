@@ -1510,6 +1510,8 @@ test_window_tags_follow_map (void)
                         g_string_append (want, "divider ");
                       if (ml.role == TP_ROLE_KEPT)
                         g_string_append (want, "kept ");
+                      if (ml.role == TP_ROLE_NOTE)
+                        g_string_append (want, "note ");   /* it wraps, too */
                       if (ml.role == TP_ROLE_NOTE || ml.role == TP_ROLE_FOOTER)
                         g_string_append (want, "summary ");
                       if (want->len > 0)
