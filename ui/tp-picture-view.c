@@ -1159,6 +1159,16 @@ tp_picture_view_get_degraded (TpPictureView *self)
   return self->layout != NULL && (self->reduced || tp_picture_layout_get_degraded (self->layout));
 }
 
+/* TRUE while the stale badge is up: the program is refused, or a slow
+ * layout of the current one is on its way. */
+gboolean
+tp_picture_view_get_stale (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->stale_label));
+}
+
 /* The drawing area (tests deliver pointer events to its gestures). */
 GtkWidget *
 tp_picture_view_get_canvas (TpPictureView *self)

@@ -30,6 +30,7 @@ void        tp_picture_view_get_offset     (TpPictureView *self,
 void        tp_picture_view_set_presenting (TpPictureView *self,
                                             gboolean       presenting);
 gboolean    tp_picture_view_get_degraded   (TpPictureView *self);
+gboolean    tp_picture_view_get_stale      (TpPictureView *self);
 GtkWidget  *tp_picture_view_get_canvas     (TpPictureView *self);
 gboolean    tp_picture_view_get_node_center (TpPictureView *self,
                                              int            node,

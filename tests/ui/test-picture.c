@@ -1164,6 +1164,45 @@ test_picture_pane_zoom_pan (void)
   pane_close (&pane);
 }
 
+/* A new program whose layout takes a while (thirty chained statements:
+ * about two seconds of graphviz here) keeps the last picture up with the
+ * stale badge until its own is shown; a quick one shows no badge. */
+static void
+test_picture_pane_stale_while_laying_out (void)
+{
+  g_autofree char *text = tp_samples_dup_text ("readme");
+  g_autoptr(GString) slow = g_string_new ("x = input [2]\na0 = parameter [2]\n");
+  Pane pane = { NULL };
+  gint64 start;
+
+  for (guint i = 1; i < 30; i++)
+    g_string_append_printf (slow, "a%u = tanh(a%u) * x + a%u\n", i, i - 1, i - 1);
+  g_string_append (slow, "loss = sum(a29)\n");
+
+  pane_open (&pane, text);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+
+  tp_document_set_text (pane.document, slow->str);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_picture_view_get_busy (pane.view));
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 400 * 1000)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (tp_picture_view_get_busy (pane.view));
+  g_assert_true (tp_picture_view_get_stale (pane.view));
+  g_assert_true (tp_picture_view_has_picture (pane.view));
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 60));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+
+  /* back to the README sample: laid out already, no badge at all */
+  tp_document_set_text (pane.document, text);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+  pane_close (&pane);
+}
+
 /* The screen's DOT (tp-picture-screen.h): for every sample, the legend
  * is taken out into a graph of its own, the target is the node the DOT
  * tags, the nodes are the engine's, and the picture is smaller than the
@@ -1243,6 +1282,7 @@ main (int   argc,
   g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
   g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
   g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);
+  g_test_add_func ("/ui/picture/pane-stale", test_picture_pane_stale_while_laying_out);
 #ifdef TP_HAVE_RENDER
   g_test_add_func ("/ui/picture/draw-matches-renderer", test_picture_draw_matches_renderer);
 #endif
