@@ -107,11 +107,11 @@ tp_language_dup_summary (const TpLanguageEntry *entry)
   if (entry->records == NULL)
     /* Translators: a line of hover help: how a source is written, and
      * what it is, e.g. "leaf S: a constant" */
-    return g_strdup_printf (_("%s: %s"), entry->form, gettext (entry->rule));
+    return g_strdup_printf (C_("hover help", "%s: %s"), entry->form, gettext (entry->rule));
   /* Translators: a line of hover help: how a function is written, its
    * argument rule and the nodes it records, e.g. "sum(a): any shape;
    * the result is rank 0 (records Sum)" */
-  return g_strdup_printf (_("%s: %s (records %s)"), entry->form, gettext (entry->rule), gettext (entry->records));
+  return g_strdup_printf (C_("hover help", "%s: %s (records %s)"), entry->form, gettext (entry->rule), gettext (entry->records));
 }
 
 /* {==== the window ====} */
