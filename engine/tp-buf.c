@@ -52,31 +52,6 @@ tp_buf_reserve (TpBuf *buf, size_t extra)
 }
 
 void
-tp_buf_append (TpBuf *buf, const char *text, size_t len)
-{
-  if (!tp_buf_reserve (buf, len))
-    return;
-  memcpy (buf->data + buf->len, text, len);
-  buf->len += len;
-  buf->data[buf->len] = '\0';
-}
-
-void
-tp_buf_puts (TpBuf *buf, const char *text)
-{
-  tp_buf_append (buf, text, strlen (text));
-}
-
-void
-tp_buf_putc (TpBuf *buf, char c)
-{
-  if (!tp_buf_reserve (buf, 1))
-    return;
-  buf->data[buf->len++] = c;
-  buf->data[buf->len] = '\0';
-}
-
-void
 tp_buf_spaces (TpBuf *buf, size_t count)
 {
   if (!tp_buf_reserve (buf, count))

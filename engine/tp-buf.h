@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tp-shape.h"
 
@@ -25,9 +26,6 @@ typedef struct
 void   tp_buf_init      (TpBuf *buf);
 void   tp_buf_clear     (TpBuf *buf);   /* frees */
 bool   tp_buf_reserve   (TpBuf *buf, size_t extra);
-void   tp_buf_append    (TpBuf *buf, const char *text, size_t len);
-void   tp_buf_puts      (TpBuf *buf, const char *text);
-void   tp_buf_putc      (TpBuf *buf, char c);
 void   tp_buf_spaces    (TpBuf *buf, size_t count);
 /* Pads with spaces until the text since mark is width bytes long. */
 void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
@@ -38,5 +36,33 @@ void   tp_buf_dims      (TpBuf *buf, const uint32_t *dims, uint32_t n);
 /* Returns the NUL-terminated text ("" when empty) and leaves buf empty.
  * NULL if the buffer failed.  Caller frees with tp_free. */
 char  *tp_buf_steal     (TpBuf *buf);
+
+/* The appends every writer makes per token: inline, so the common case
+ * (room left, not failed) is a copy and no call. */
+static inline void
+tp_buf_append (TpBuf *buf, const char *text, size_t len)
+{
+  if ((buf->failed || buf->cap - buf->len <= len)
+      && !tp_buf_reserve (buf, len))
+    return;
+  memcpy (buf->data + buf->len, text, len);
+  buf->len += len;
+  buf->data[buf->len] = '\0';
+}
+
+static inline void
+tp_buf_puts (TpBuf *buf, const char *text)
+{
+  tp_buf_append (buf, text, strlen (text));
+}
+
+static inline void
+tp_buf_putc (TpBuf *buf, char c)
+{
+  if ((buf->failed || buf->cap - buf->len <= 1) && !tp_buf_reserve (buf, 1))
+    return;
+  buf->data[buf->len++] = c;
+  buf->data[buf->len] = '\0';
+}
 
 #endif /* TP_BUF_H */

@@ -95,7 +95,12 @@ split_pow2 (double x, int *e)
 static double
 d_exp (double x)
 {
-  double k, r, term, sum;
+  static const double inverse[18] = {
+    0.0, 1.0, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8,
+    1.0 / 9, 1.0 / 10, 1.0 / 11, 1.0 / 12, 1.0 / 13, 1.0 / 14, 1.0 / 15,
+    1.0 / 16, 1.0 / 17,
+  };
+  double k, r, sum;
 
   if (x != x)
     return x;
@@ -105,14 +110,11 @@ d_exp (double x)
     return 0.0;
   k = round_int (x * INV_LN2);
   r = (x - k * LN2_HI) - k * LN2_LO;       /* |r| <= ln 2 / 2 */
-  /* Taylor to r^17 / 17!: |r|^18 / 18! < 1e-19 */
-  term = 1.0;
+  /* Taylor to r^17 / 17! (|r|^18 / 18! < 1e-19), in Horner's form with
+   * the reciprocals 1/n rounded once: no division on this path. */
   sum = 1.0;
-  for (int n = 1; n <= 17; n++)
-    {
-      term = term * r / n;
-      sum += term;
-    }
+  for (int n = 17; n >= 1; n--)
+    sum = 1.0 + sum * r * inverse[n];
   return times_pow2 (sum, (int) k);
 }
 
@@ -704,7 +706,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
       out->work = 0;
       return true;
     }
-  d.tmp_decide = tp_arena_alloc (arena, max_volume);
+  d.tmp_decide = tp_arena_alloc (arena, (size_t) max_volume);  /* <= TP_CHECK_ELEMENTS */
   if (d.tmp_decide == NULL)
     return false;
   /* The base run. */

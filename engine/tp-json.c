@@ -3,45 +3,100 @@
 
 #include <string.h>
 
-void
-tp_json_string (TpBuf *out, const char *text, size_t len)
+/* Which of v's eight bytes need escaping: a byte below 0x20, or equal to
+ * '"', '\\' or 0x7F, sets its high bit in one of these words.  A borrow
+ * can set a high bit above a byte that needs escaping, never below one,
+ * so the lowest set bit is exact. */
+static inline uint64_t
+escape_mask8 (uint64_t v)
+{
+  const uint64_t ones = UINT64_C (0x0101010101010101);
+  uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+  uint64_t d = v ^ (ones * 0x7F);
+
+  return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b)
+          | ((d - ones) & ~d))
+         & UINT64_C (0x8080808080808080);
+}
+
+/* Escapes text into w, which has room for 6 bytes per byte; returns the
+ * end.  Eight bytes are read at a time (on little-endian machines, the
+ * first byte in the lowest bits) and copied up to the first that needs
+ * escaping. */
+static char *
+escape_into (char *w, const char *text, size_t len)
 {
   static const char hex[] = "0123456789abcdef";
-  size_t run = 0;
+  size_t i = 0;
 
-  tp_buf_putc (out, '"');
-  for (size_t i = 0; i < len; i++)
+  while (i < len)
     {
-      unsigned char c = (unsigned char) text[i];
+      unsigned char c;
+#if defined (__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      if (len - i >= 8)
+        {
+          uint64_t v, m;
+          unsigned clean;
+          memcpy (&v, text + i, 8);
+          m = escape_mask8 (v);
+          clean = m == 0 ? 8 : (unsigned) __builtin_ctzll (m) / 8;
+          memcpy (w, &v, 8);
+          w += clean;
+          i += clean;
+          if (clean == 8)
+            continue;
+        }
+#endif
+      c = (unsigned char) text[i++];
       if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
-        continue;
-      tp_buf_append (out, text + run, i - run);
-      run = i + 1;
+        {
+          *w++ = (char) c;
+          continue;
+        }
+      *w++ = '\\';
       switch (c)
         {
         case '"':
-          tp_buf_puts (out, "\\\"");
-          break;
         case '\\':
-          tp_buf_puts (out, "\\\\");
+          *w++ = (char) c;
           break;
         case '\n':
-          tp_buf_puts (out, "\\n");
+          *w++ = 'n';
           break;
         case '\t':
-          tp_buf_puts (out, "\\t");
+          *w++ = 't';
           break;
         case '\r':
-          tp_buf_puts (out, "\\r");
+          *w++ = 'r';
           break;
         default:
-          tp_buf_puts (out, "\\u00");
-          tp_buf_putc (out, hex[c >> 4]);
-          tp_buf_putc (out, hex[c & 15]);
+          memcpy (w, "u00", 3);
+          w[3] = hex[c >> 4];
+          w[4] = hex[c & 15];
+          w += 5;
           break;
         }
     }
-  tp_buf_append (out, text + run, len - run);
+  return w;
+}
+
+void
+tp_json_string (TpBuf *out, const char *text, size_t len)
+{
+  /* In chunks, so the room reserved for the worst case stays small. */
+  const size_t chunk = 4096;
+
+  tp_buf_putc (out, '"');
+  for (size_t at = 0; at < len; at += chunk)
+    {
+      size_t n = len - at < chunk ? len - at : chunk;
+      char *w;
+      if (!tp_buf_reserve (out, 6 * n + 1))
+        return;
+      w = escape_into (out->data + out->len, text + at, n);
+      out->len = (size_t) (w - out->data);
+      out->data[out->len] = '\0';
+    }
   tp_buf_putc (out, '"');
 }
 

@@ -12,20 +12,23 @@
 #define TILE_I 8
 #define TILE_J 32
 
-/* On x86-64 with GCC or clang the tile kernel is also compiled for AVX2
- * and AVX-512 and picked at load time.  Wider vectors change nothing in
- * the order of operations, and -ffp-contract=off keeps FMA out, so every
- * clone gives the same bits. */
+/* On x86-64 with GCC the tile kernel is also compiled for AVX2 and
+ * AVX-512, and the first matmul with a whole tile asks the processor
+ * which it can run (cpuid, once).  Asking only then, rather than with
+ * target_clones' resolver at load time, keeps a process that multiplies
+ * no big matrix (the command line on a small program) from paying for
+ * it.  Wider vectors change nothing in the order of operations, and
+ * -ffp-contract=off keeps FMA out, so every variant gives the same bits. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
     && !defined(__SANITIZE_ADDRESS__) && defined(__linux__)
-#define TP_CLONES __attribute__ ((target_clones ("avx512f", "avx2", "default")))
-#else
-#define TP_CLONES
+#define TP_DISPATCH 1
+#include <cpuid.h>
+#include <stdatomic.h>
 #endif
 
-TP_CLONES static void
-matmul_tile (const float *a, const float *b, float *out, uint32_t k,
-             uint32_t n, uint32_t i0, uint32_t j0)
+static inline __attribute__ ((always_inline)) void
+matmul_tile_body (const float *a, const float *b, float *out, uint32_t k,
+                  uint32_t n, uint32_t i0, uint32_t j0)
 {
   float acc[TILE_I][TILE_J];
 
@@ -48,6 +51,76 @@ matmul_tile (const float *a, const float *b, float *out, uint32_t k,
   for (uint32_t r = 0; r < TILE_I; r++)
     memcpy (out + (size_t) (i0 + r) * n + j0, acc[r], sizeof acc[r]);
 }
+
+typedef void (*TileFn) (const float *, const float *, float *, uint32_t,
+                        uint32_t, uint32_t, uint32_t);
+
+static void
+matmul_tile_generic (const float *a, const float *b, float *out, uint32_t k,
+                     uint32_t n, uint32_t i0, uint32_t j0)
+{
+  matmul_tile_body (a, b, out, k, n, i0, j0);
+}
+
+#ifdef TP_DISPATCH
+__attribute__ ((target ("avx2"))) static void
+matmul_tile_avx2 (const float *a, const float *b, float *out, uint32_t k,
+                  uint32_t n, uint32_t i0, uint32_t j0)
+{
+  matmul_tile_body (a, b, out, k, n, i0, j0);
+}
+
+__attribute__ ((target ("avx512f"))) static void
+matmul_tile_avx512 (const float *a, const float *b, float *out, uint32_t k,
+                    uint32_t n, uint32_t i0, uint32_t j0)
+{
+  matmul_tile_body (a, b, out, k, n, i0, j0);
+}
+
+/* 0 not asked yet, 1 generic, 2 AVX2, 3 AVX-512F.  The vector registers
+ * must be enabled by the system too (OSXSAVE, then XCR0's state bits). */
+static atomic_int tile_level;
+
+static int
+ask_tile_level (void)
+{
+  unsigned a, b, c, d, lo, hi;
+  int level = 1;
+
+  if (__get_cpuid (1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX))
+    {
+      __asm__ ("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+      if ((lo & 0x6) == 0x6 && __get_cpuid_count (7, 0, &a, &b, &c, &d))
+        {
+          if (b & bit_AVX2)
+            level = 2;
+          if ((b & bit_AVX512F) && (lo & 0xE6) == 0xE6)
+            level = 3;
+        }
+    }
+  return level;
+}
+
+static TileFn
+pick_tile (void)
+{
+  int level = atomic_load_explicit (&tile_level, memory_order_relaxed);
+
+  if (level == 0)
+    {
+      level = ask_tile_level ();
+      atomic_store_explicit (&tile_level, level, memory_order_relaxed);
+    }
+  return level == 3 ? matmul_tile_avx512
+         : level == 2 ? matmul_tile_avx2 : matmul_tile_generic;
+}
+#else
+static TileFn
+pick_tile (void)
+{
+  return matmul_tile_generic;
+}
+#endif
 
 /* The rows and columns that do not fill a tile: row by row, each output
  * row seeded with the first products and then added to for p = 1.. in
@@ -77,10 +150,11 @@ tp_matmul (const float *a, const float *b, float *out, uint32_t m,
            uint32_t k, uint32_t n)
 {
   uint32_t mi = m - m % TILE_I, nj = n - n % TILE_J;
+  TileFn tile = mi > 0 && nj > 0 ? pick_tile () : matmul_tile_generic;
 
   for (uint32_t i = 0; i < mi; i += TILE_I)
     for (uint32_t j = 0; j < nj; j += TILE_J)
-      matmul_tile (a, b, out, k, n, i, j);
+      tile (a, b, out, k, n, i, j);
   if (nj < n)
     matmul_edge (a, b, out, k, n, 0, mi, nj, n);
   if (mi < m)

@@ -6,14 +6,18 @@
  * the cross-reading highlight; the selected node's statements are
  * highlighted in turn, and the characters of the expression that
  * recorded it (the engine's source span), which is all an unnamed node
- * such as `x @ w` has. */
+ * such as `x @ w` has.  Hovering a function name or a source keyword
+ * shows its rule, as the language reference words it. */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 #include <gtksourceview/gtksource.h>
 
 #include "tp-document.h"
 #include "tp-editor.h"
+#include "tp-language-reference.h"
 #include "tp-text-util.h"
 #include "tp-style.h"
 
@@ -410,10 +414,99 @@ tp_editor_class_init (TpEditorClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, tp_editor_diagnostic_clicked_cb);
 }
 
+static gboolean
+tp_editor_is_word_char (gunichar c)
+{
+  return c < 128 && (g_ascii_isalnum ((char) c) || c == '_');
+}
+
+/* Hover help for the word at @iter: the rule of a function name followed
+ * by `(`, or of a source keyword followed by a shape or a number (as the
+ * parser tells a keyword from a name), outside comments; else NULL. */
+char *
+tp_editor_dup_help_at (TpEditor          *self,
+                       const GtkTextIter *iter)
+{
+  GtkTextIter start = *iter, end = *iter, next, line;
+  g_autofree char *word = NULL;
+  g_autofree char *before = NULL;
+  const TpLanguageEntry *entry;
+  gunichar c;
+
+  g_return_val_if_fail (TP_IS_EDITOR (self), NULL);
+
+  while (!gtk_text_iter_starts_line (&start))
+    {
+      GtkTextIter prev = start;
+
+      gtk_text_iter_backward_char (&prev);
+      if (!tp_editor_is_word_char (gtk_text_iter_get_char (&prev)))
+        break;
+      start = prev;
+    }
+  while (tp_editor_is_word_char (gtk_text_iter_get_char (&end)))
+    gtk_text_iter_forward_char (&end);
+  word = gtk_text_iter_get_slice (&start, &end);
+  entry = tp_language_lookup (word);
+  if (entry == NULL || g_ascii_isdigit (word[0]))
+    return NULL;
+  line = start;
+  gtk_text_iter_set_line_offset (&line, 0);
+  before = gtk_text_iter_get_slice (&line, &start);
+  if (strchr (before, '#') != NULL)
+    return NULL;                /* in a comment */
+  next = end;
+  while ((c = gtk_text_iter_get_char (&next)) == ' ' || c == '\t')
+    gtk_text_iter_forward_char (&next);
+  if (entry->kind == TP_LANGUAGE_FUNCTION ? c != '('
+                                          : c != '[' && c != '.' && !(c < 128 && g_ascii_isdigit ((char) c)))
+    return NULL;
+  return tp_language_dup_summary (entry);
+}
+
+static gboolean
+tp_editor_query_tooltip_cb (TpEditor   *self,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip,
+                            GtkWidget  *widget)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (widget);
+  GtkTextIter iter;
+  GdkRectangle area;
+  g_autofree char *help = NULL;
+  int bx, by;
+
+  if (keyboard)
+    {
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+
+      gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+    }
+  else
+    {
+      gtk_text_view_window_to_buffer_coords (view, GTK_TEXT_WINDOW_WIDGET, x, y, &bx, &by);
+      if (!gtk_text_view_get_iter_at_location (view, &iter, bx, by))
+        return FALSE;
+    }
+  help = tp_editor_dup_help_at (self, &iter);
+  if (help == NULL)
+    return FALSE;
+  gtk_text_view_get_iter_location (view, &iter, &area);
+  gtk_text_view_buffer_to_window_coords (view, GTK_TEXT_WINDOW_WIDGET, area.x, area.y, &area.x, &area.y);
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  gtk_tooltip_set_text (tooltip, help);
+  return TRUE;
+}
+
 static void
 tp_editor_init (TpEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), TRUE);
+  g_signal_connect_object (self->view, "query-tooltip", G_CALLBACK (tp_editor_query_tooltip_cb), self,
+                           G_CONNECT_SWAPPED);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Program"),
                                   -1);

@@ -19,5 +19,7 @@ GtkTextView *tp_editor_get_view            (TpEditor    *self);
 const char  *tp_editor_get_diagnostic_text (TpEditor    *self);
 gboolean     tp_editor_has_error_underline (TpEditor    *self);
 const char  *tp_editor_get_scheme_id       (TpEditor    *self);
+char        *tp_editor_dup_help_at         (TpEditor          *self,
+                                            const GtkTextIter *iter);
 
 G_END_DECLS

@@ -32,6 +32,7 @@
 #include "tp-document.h"
 #include "tp-picture-layout.h"
 #include "tp-picture-raster.h"
+#include "tp-picture-screen.h"
 #include "tp-picture-view.h"
 
 /* Fitting never enlarges a small graph past this (tiled), or past
@@ -41,6 +42,14 @@
 #define MIN_SCALE 0.05
 #define MAX_SCALE 12.0
 #define MARGIN 8.0
+/* A picture opens at a zoom where a node's first label line (its index
+ * and op, TP_SCREEN_LABEL_PT) is this many pixels tall: fitted when that
+ * fits, else around the target, the rest a pan away. */
+#define READABLE_LABEL_PX 10.0
+/* Picture pixels per point (96 dpi). */
+#define PX_PER_PT (96.0 / 72.0)
+/* A layout that takes longer than this marks the picture stale. */
+#define STALE_AFTER_MS 300
 
 /* The canvas: draws what the view gives it, and tells the view when its
  * size or visibility changes. */
@@ -71,6 +80,8 @@ struct _TpPictureView
   gboolean reduced;             /* the engine reduced the DOT being shown */
   GtkWidget *export_button;
   GtkWidget *focus_button;
+  GtkWidget *legend_button;
+  GtkDrawingArea *legend_area;
   TpPictureCanvas *canvas;
   GtkLabel *message;
 
@@ -80,6 +91,14 @@ struct _TpPictureView
   TpPictureLayout *next_layout; /* laid out, shown with its first raster */
   GCancellable *cancellable;    /* the layout in flight */
   char *dot;                    /* the DOT shown or asked for */
+  char *screen_dot;             /* the same as it is laid out (TpScreenDot) */
+  int target;                   /* its target node (TpScreenDot), or -1 */
+  int next_target;              /* next_layout's */
+  TpPictureLayout *legend;      /* the legend, laid out apart */
+  GCancellable *legend_cancellable;
+  char *legend_dot;             /* the legend's DOT shown or asked for */
+  char *legend_wanted;          /* self->dot's, laid out with it */
+  guint stale_timeout;          /* marks a slow layout stale */
   TpPictureRaster *raster;      /* of `layout`, or NULL */
   GCancellable *raster_cancellable;     /* the raster in flight */
   TpPictureLayout *raster_layout;       /* its layout */
@@ -96,6 +115,9 @@ struct _TpPictureView
   double drag_x;
   double drag_y;
   guint fit : 1;
+  guint readable : 1;           /* fitting, but never below the readable zoom */
+  guint place_next : 1;         /* the next layout opens readable */
+  guint laying_out_stale : 1;   /* a layout has taken past STALE_AFTER_MS */
   guint busy : 1;
   guint dragged : 1;
   guint pending : 1;            /* dot waits for the pane to be shown */
@@ -133,13 +155,35 @@ tp_picture_view_get_transform_for (TpPictureView   *self,
     }
   lw = tp_picture_layout_get_width (layout);
   lh = tp_picture_layout_get_height (layout);
-  if (self->fit)
+  if (self->fit || (self->place_next && layout == self->next_layout))
     {
+      gboolean keep_readable = self->place_next && layout == self->next_layout ? TRUE : self->readable;
+      double readable = READABLE_LABEL_PX / (TP_SCREEN_LABEL_PT * PX_PER_PT);
+      double bx, by, bw, bh;
+      int target = layout == self->next_layout ? self->next_target : self->target;
+
       *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh),
                     self->presenting ? MAX_FIT_SCALE_PRESENTING : MAX_FIT_SCALE);
       *scale = MAX (*scale, MIN_SCALE);
       *ox = (w - lw * *scale) / 2;
       *oy = (h - lh * *scale) / 2;
+      if (keep_readable && *scale < readable)
+        {
+          /* too small to read whole: readable, around the target (else
+           * from the top), and no gap at an edge that need not be */
+          double cx = lw / 2, cy = 0;
+
+          *scale = readable;
+          if (tp_picture_layout_node_bounds (layout, target, &bx, &by, &bw, &bh))
+            {
+              cx = bx + bw / 2;
+              cy = by + bh / 2;
+            }
+          *ox = lw * *scale <= w - 2 * MARGIN ? (w - lw * *scale) / 2
+                : CLAMP (w / 2 - cx * *scale, w - MARGIN - lw * *scale, MARGIN);
+          *oy = lh * *scale <= h - 2 * MARGIN ? (h - lh * *scale) / 2
+                : CLAMP (h / 2 - cy * *scale, h - MARGIN - lh * *scale, MARGIN);
+        }
     }
   else
     {
@@ -169,14 +213,57 @@ tp_picture_view_set_busy (TpPictureView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* The stale badge: the program is refused (the document is stale), or
+ * the picture shown is an older program's and the new one's layout has
+ * taken a while (a quick one would only make the badge blink). */
+static void
+tp_picture_view_update_stale (TpPictureView *self)
+{
+  gboolean refused = self->document != NULL && tp_document_get_stale (self->document);
+  gboolean stale = refused || (self->laying_out_stale && self->layout != NULL);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), stale);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stale_label),
+                               refused ? _("The program is refused; this is the last picture that worked")
+                                       : _("The picture of the current program is being laid out; this is the last one"));
+  if (stale)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "stale");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "stale");
+}
+
+static gboolean
+tp_picture_view_stale_timeout_cb (gpointer data)
+{
+  TpPictureView *self = data;
+
+  self->stale_timeout = 0;
+  self->laying_out_stale = TRUE;
+  tp_picture_view_update_stale (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* Busy while the newest DOT's layout is being made, and then until its
  * first raster is on the canvas (a hidden canvas waits for nothing). */
 static void
 tp_picture_view_update_busy (TpPictureView *self)
 {
-  tp_picture_view_set_busy (self, self->cancellable != NULL
-                                  || (self->next_layout != NULL && self->canvas != NULL
-                                      && gtk_widget_get_mapped (GTK_WIDGET (self->canvas))));
+  gboolean busy = self->cancellable != NULL
+                  || (self->next_layout != NULL && self->canvas != NULL
+                      && gtk_widget_get_mapped (GTK_WIDGET (self->canvas)));
+
+  tp_picture_view_set_busy (self, busy);
+  if (busy && self->stale_timeout == 0 && !self->laying_out_stale)
+    self->stale_timeout = g_timeout_add (STALE_AFTER_MS, tp_picture_view_stale_timeout_cb, self);
+  else if (!busy)
+    {
+      g_clear_handle_id (&self->stale_timeout, g_source_remove);
+      if (self->laying_out_stale)
+        {
+          self->laying_out_stale = FALSE;
+          tp_picture_view_update_stale (self);
+        }
+    }
 }
 
 static void
@@ -214,6 +301,12 @@ tp_picture_view_install (TpPictureView *self,
     {
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       self->layout = g_steal_pointer (&self->next_layout);
+      self->target = self->next_target;
+      if (self->place_next)
+        {
+          self->place_next = FALSE;
+          self->fit = self->readable = TRUE;
+        }
       gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_view_get_degraded (self));
       tp_picture_view_show_message (self, NULL);
     }
@@ -469,6 +562,38 @@ tp_picture_view_snapshot_canvas (TpPictureView *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* {==== the legend ====} */
+
+/* The legend is laid out as a picture of its own (tp-picture-screen.h)
+ * and shown at its natural size in the legend button's popover. */
+static void
+tp_picture_view_draw_legend (GtkDrawingArea *area,
+                             cairo_t        *cr,
+                             int             width,
+                             int             height,
+                             gpointer        data)
+{
+  TpPictureView *self = data;
+
+  if (self->legend != NULL)
+    tp_picture_layout_draw (self->legend, cr);
+}
+
+static void
+tp_picture_view_set_legend (TpPictureView   *self,
+                            TpPictureLayout *legend)
+{
+  g_clear_pointer (&self->legend, tp_picture_layout_unref);
+  self->legend = legend;
+  gtk_widget_set_sensitive (self->legend_button, legend != NULL);
+  if (legend != NULL)
+    {
+      gtk_drawing_area_set_content_width (self->legend_area, (int) ceil (tp_picture_layout_get_width (legend)));
+      gtk_drawing_area_set_content_height (self->legend_area, (int) ceil (tp_picture_layout_get_height (legend)));
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->legend_area));
+}
+
 /* {==== layouts ====} */
 
 /* Drops a laid-out picture that waits for its raster (its DOT is no
@@ -526,7 +651,11 @@ tp_picture_view_layout_cb (GObject      *object,
   tp_picture_view_update_busy (self);
 }
 
-/* Asks the worker for the layout of self->dot. */
+static void tp_picture_view_request_legend (TpPictureView *self,
+                                            const char    *legend_dot);
+
+/* Asks the worker for the layout of self->dot (as the screen has it)
+ * and of its legend. */
 static void
 tp_picture_view_request_layout (TpPictureView *self)
 {
@@ -535,7 +664,49 @@ tp_picture_view_request_layout (TpPictureView *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   tp_picture_view_update_busy (self);
-  tp_picture_layout_new_async (self->dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
+  tp_picture_layout_new_async (self->screen_dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
+  tp_picture_view_request_legend (self, self->legend_wanted);
+}
+
+static void
+tp_picture_view_legend_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(TpPictureView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TpPictureLayout *legend = tp_picture_layout_new_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_task_get_cancellable (G_TASK (result)) != self->legend_cancellable)
+    {
+      g_clear_pointer (&legend, tp_picture_layout_unref);
+      return;
+    }
+  g_clear_object (&self->legend_cancellable);
+  if (legend == NULL)
+    g_debug ("picture legend: %s", error->message);
+  tp_picture_view_set_legend (self, legend);
+}
+
+/* Lays out the legend of self->dot (@legend_dot; NULL: it has none). */
+static void
+tp_picture_view_request_legend (TpPictureView *self,
+                                const char    *legend_dot)
+{
+  if (g_strcmp0 (legend_dot, self->legend_dot) == 0)
+    return;
+  g_free (self->legend_dot);
+  self->legend_dot = g_strdup (legend_dot);
+  g_cancellable_cancel (self->legend_cancellable);
+  g_clear_object (&self->legend_cancellable);
+  if (legend_dot == NULL)
+    {
+      tp_picture_view_set_legend (self, NULL);
+      return;
+    }
+  self->legend_cancellable = g_cancellable_new ();
+  tp_picture_layout_new_async (legend_dot, self->legend_cancellable, tp_picture_view_legend_cb, g_object_ref (self));
 }
 
 static void
@@ -559,9 +730,29 @@ tp_picture_view_readings_cb (TpPictureView *self)
     gtk_accessible_reset_property (GTK_ACCESSIBLE (self->canvas), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 
   if (g_strcmp0 (dot, self->dot) == 0 && dot[0] != '\0')
-    return;
+    {
+      /* the same picture for a program opened: placed now */
+      if (self->place_next && self->cancellable == NULL && self->next_layout == NULL)
+        {
+          self->place_next = FALSE;
+          self->fit = self->readable = TRUE;
+          tp_picture_view_moved (self);
+        }
+      return;
+    }
   g_free (self->dot);
   self->dot = g_strdup (dot);
+  {
+    TpScreenDot screen;
+
+    tp_screen_dot_init (&screen, dot);
+    g_free (self->screen_dot);
+    self->screen_dot = g_steal_pointer (&screen.dot);
+    self->next_target = screen.target;
+    g_free (self->legend_wanted);
+    self->legend_wanted = g_steal_pointer (&screen.legend);
+    tp_screen_dot_clear (&screen);
+  }
   self->reduced = readings != NULL && readings->picture_reduced;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -571,6 +762,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
     {
       self->pending = FALSE;
       tp_picture_view_set_layout (self, NULL);
+      tp_picture_view_request_legend (self, NULL);
       tp_picture_view_show_message (self, readings == NULL
                                             ? _("The picture appears here.")
                                             : _("The picture appears once the engine writes the graph."));
@@ -601,13 +793,7 @@ tp_picture_view_map (GtkWidget *widget)
 static void
 tp_picture_view_stale_cb (TpPictureView *self)
 {
-  gboolean stale = self->document != NULL && tp_document_get_stale (self->document);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), stale);
-  if (stale)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "stale");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "stale");
+  tp_picture_view_update_stale (self);
 }
 
 /* Pans so the selected node is in view (when it is not already); the
@@ -620,13 +806,16 @@ tp_picture_view_selected_cb (TpPictureView *self)
   double ch = gtk_widget_get_height (GTK_WIDGET (self->canvas));
   int node = tp_document_get_selected_node (self->document);
 
-  if (self->layout != NULL && !self->fit && node >= 0
+  if (self->layout != NULL && node >= 0
       && tp_picture_layout_node_bounds (self->layout, node, &x, &y, &w, &h))
     {
       tp_picture_view_get_transform (self, &scale, &ox, &oy);
       if (ox + x * scale < 0 || oy + y * scale < 0
           || ox + (x + w) * scale > cw || oy + (y + h) * scale > ch)
         {
+          /* off the canvas (a zoom that does not show it all): pan */
+          self->fit = FALSE;
+          self->scale = scale;
           self->offset_x = cw / 2 - (x + w / 2) * scale;
           self->offset_y = ch / 2 - (y + h / 2) * scale;
           tp_picture_view_update_raster (self);
@@ -760,7 +949,45 @@ tp_picture_view_zoom_fit (TpPictureView *self)
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
   self->fit = TRUE;
+  self->readable = FALSE;
+  self->place_next = FALSE;
   tp_picture_view_moved (self);
+}
+
+/* One picture pixel per canvas pixel (a node's first line is then
+ * TP_SCREEN_LABEL_PT points at 96 dpi), about the middle of the canvas. */
+void
+tp_picture_view_zoom_actual (TpPictureView *self)
+{
+  double scale, ox, oy;
+
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  tp_picture_view_get_transform (self, &scale, &ox, &oy);
+  tp_picture_view_zoom_at (self, 1.0 / scale,
+                           gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
+}
+
+/* A new program is opened: its picture, when it comes, opens fitted if
+ * it is readable so, else at the readable zoom around its target; the
+ * picture shown until then stays where it is. */
+void
+tp_picture_view_place_next (TpPictureView *self)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+
+  self->place_next = TRUE;
+}
+
+/* The height in canvas pixels of a node's first label line as shown:
+ * TP_SCREEN_LABEL_PT points at 96 dpi, times the zoom. */
+double
+tp_picture_view_get_label_height (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), 0);
+
+  return TP_SCREEN_LABEL_PT * PX_PER_PT * tp_picture_view_get_scale (self);
 }
 
 /* Shown alone (the focus layout, for slides): fitting may enlarge a
@@ -1012,6 +1239,16 @@ tp_picture_view_get_degraded (TpPictureView *self)
   return self->layout != NULL && (self->reduced || tp_picture_layout_get_degraded (self->layout));
 }
 
+/* TRUE while the stale badge is up: the program is refused, or a slow
+ * layout of the current one is on its way. */
+gboolean
+tp_picture_view_get_stale (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), FALSE);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->stale_label));
+}
+
 /* The drawing area (tests deliver pointer events to its gestures). */
 GtkWidget *
 tp_picture_view_get_canvas (TpPictureView *self)
@@ -1110,6 +1347,10 @@ tp_picture_view_dispose (GObject *object)
   g_clear_handle_id (&self->install_idle, g_source_remove);
   g_clear_pointer (&self->raster, tp_picture_raster_free);
   g_clear_pointer (&self->next_layout, tp_picture_layout_unref);
+  g_cancellable_cancel (self->legend_cancellable);
+  g_clear_object (&self->legend_cancellable);
+  g_clear_pointer (&self->legend, tp_picture_layout_unref);
+  g_clear_handle_id (&self->stale_timeout, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
@@ -1128,7 +1369,9 @@ tp_picture_view_finalize (GObject *object)
   g_clear_pointer (&self->layout, tp_picture_layout_unref);
   g_free (self->dot);
   g_free (self->node_states);
-
+  g_free (self->screen_dot);
+  g_free (self->legend_dot);
+  g_free (self->legend_wanted);
 
   G_OBJECT_CLASS (tp_picture_view_parent_class)->finalize (object);
 }
@@ -1202,6 +1445,8 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, degraded_label);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, export_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, focus_button);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_button);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_area);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, canvas);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, message);
   gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_zoom_in_cb);
@@ -1217,8 +1462,11 @@ tp_picture_view_init (TpPictureView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->fit = TRUE;
+  self->readable = TRUE;
+  self->target = self->next_target = -1;
   self->scale = 1;
   self->canvas->view = self;
+  gtk_drawing_area_set_draw_func (self->legend_area, tp_picture_view_draw_legend, self, NULL);
   g_signal_connect_object (self->canvas, "notify::scale-factor",
                            G_CALLBACK (tp_picture_view_moved), self, G_CONNECT_SWAPPED);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->canvas),

@@ -20,6 +20,8 @@ TpDocument *tp_picture_view_get_document   (TpPictureView *self);
 gboolean    tp_picture_view_get_busy       (TpPictureView *self);
 gboolean    tp_picture_view_has_picture    (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);
+void        tp_picture_view_zoom_actual    (TpPictureView *self);
+void        tp_picture_view_place_next     (TpPictureView *self);
 void        tp_picture_view_zoom_in        (TpPictureView *self);
 void        tp_picture_view_zoom_out       (TpPictureView *self);
 void        tp_picture_view_get_offset     (TpPictureView *self,
@@ -28,6 +30,7 @@ void        tp_picture_view_get_offset     (TpPictureView *self,
 void        tp_picture_view_set_presenting (TpPictureView *self,
                                             gboolean       presenting);
 gboolean    tp_picture_view_get_degraded   (TpPictureView *self);
+gboolean    tp_picture_view_get_stale      (TpPictureView *self);
 GtkWidget  *tp_picture_view_get_canvas     (TpPictureView *self);
 gboolean    tp_picture_view_get_node_center (TpPictureView *self,
                                              int            node,
@@ -52,5 +55,6 @@ GdkTexture *tp_picture_view_get_texture    (TpPictureView *self);
 guint       tp_picture_view_get_n_rasters  (TpPictureView *self);
 gboolean    tp_picture_view_is_rasterizing (TpPictureView *self);
 double      tp_picture_view_get_scale      (TpPictureView *self);
+double      tp_picture_view_get_label_height (TpPictureView *self);
 
 G_END_DECLS

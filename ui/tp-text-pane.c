@@ -231,16 +231,19 @@ run_step (GtkTextBuffer *buffer,
  * values' gradients), the divider, `kept` plan lines, and the summary
  * lines (footers and notes).  Every decoration tag changes colours only,
  * never the size of a line, so (re)applying one costs a redraw and not a
- * new layout. */
+ * new layout; but a note (why there is no derivative, a sentence on a
+ * line of its own in an otherwise short reading) also wraps at the
+ * pane's width instead of running off it. */
 enum
 {
   LINE_DERIVED = 1 << 0,
   LINE_KEPT = 1 << 1,
   LINE_SUMMARY = 1 << 2,
   LINE_DIVIDER = 1 << 3,
+  LINE_NOTE = 1 << 4,
 };
 
-static const char *const line_tags[] = { "derived", "kept", "summary", "divider" };
+static const char *const line_tags[] = { "derived", "kept", "summary", "divider", "note" };
 
 /* The LINE_* flags of a line of @pane's reading with map line @l. */
 static guint8
@@ -262,6 +265,8 @@ line_flags (TpPane           pane,
       f = LINE_DIVIDER;
       break;
     case TP_ROLE_NOTE:
+      f = LINE_SUMMARY | LINE_NOTE;
+      break;
     case TP_ROLE_FOOTER:
       f = LINE_SUMMARY;
       break;
@@ -1242,6 +1247,7 @@ tp_text_pane_init (TpTextPane *self)
   gtk_text_buffer_create_tag (buffer, "derived", NULL);
   gtk_text_buffer_create_tag (buffer, "divider", NULL);
   gtk_text_buffer_create_tag (buffer, "summary", NULL);
+  gtk_text_buffer_create_tag (buffer, "note", "wrap-mode", GTK_WRAP_WORD_CHAR, NULL);
   gtk_text_buffer_create_tag (buffer, "kept", NULL);
   gtk_text_buffer_create_tag (buffer, "selected", NULL);
   gtk_text_buffer_create_tag (buffer, "selected-ref", NULL);

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tp-language-reference.h"
 #include "tp-picture-layout.h"
 #include "tp-samples.h"
 #include "tp-window-private.h"
@@ -538,6 +539,25 @@ tp_window_font_action (GtkWidget  *widget,
   g_settings_set_int (self->settings, "font-size", size);
 }
 
+/* F1, Help > Language Reference: the language in brief. */
+static void
+tp_window_language_reference_action (GtkWidget  *widget,
+                                     const char *action_name,
+                                     GVariant   *param)
+{
+  tp_language_reference_present (GTK_WINDOW (widget));
+}
+
+/* Ctrl+1: the picture at 100%, wherever the keyboard is (no text size
+ * takes the key). */
+static void
+tp_window_picture_actual_size_action (GtkWidget  *widget,
+                                      const char *action_name,
+                                      GVariant   *param)
+{
+  tp_picture_view_zoom_actual (TP_PICTURE_VIEW (TP_WINDOW (widget)->panes[TP_PANE_PICTURE]));
+}
+
 static void
 tp_window_recompute_action (GtkWidget  *widget,
                             const char *action_name,
@@ -574,6 +594,9 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
 {
   static const char *const exports[] = { "win.export-svg", "win.export-png", "win.export-mlir" };
   static const char *const fonts[] = { "win.font-larger", "win.font-smaller", "win.font-reset" };
+
+  gtk_widget_class_install_action (widget_class, "win.picture-actual-size", NULL, tp_window_picture_actual_size_action);
+  gtk_widget_class_install_action (widget_class, "win.language-reference", NULL, tp_window_language_reference_action);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tp_window_open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", tp_window_open_recent_action);
@@ -622,12 +645,14 @@ static const struct
   { GDK_KEY_minus, GDK_CONTROL_MASK, "win.font-smaller", NULL },
   { GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.font-smaller", NULL },
   { GDK_KEY_0, GDK_CONTROL_MASK, "win.font-reset", NULL },
+  { GDK_KEY_1, GDK_CONTROL_MASK, "win.picture-actual-size", NULL },
   { GDK_KEY_Return, GDK_CONTROL_MASK, "win.recompute", NULL },
   { GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.recompute", NULL },
   { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
   { GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-focused", NULL },
   { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
   { GDK_KEY_F11, 0, "win.presenting", NULL },
+  { GDK_KEY_F1, 0, "win.language-reference", NULL },
   { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
   { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },
   { GDK_KEY_3, GDK_ALT_MASK, "win.show-pane", "plan" },

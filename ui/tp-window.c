@@ -577,8 +577,8 @@ tp_window_open_sample (TpWindow   *self,
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (tp_document_get_buffer (self->document)), FALSE);
   tp_document_set_selected_node (self->document, -1);
   g_settings_set_string (self->settings, "last-sample", sample_id);
-  /* a new program is seen whole, not at the last one's zoom */
-  tp_picture_view_zoom_fit (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
+  /* a new program's picture opens readable, not at the last one's zoom */
+  tp_picture_view_place_next (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
 }
 
 static void
@@ -619,7 +619,7 @@ tp_window_load_cb (GObject      *object,
     g_autofree char *uri = g_file_get_uri (file);
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   }
-  tp_picture_view_zoom_fit (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
+  tp_picture_view_place_next (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));
 }
 
 /* The window of @application that shows @file, or NULL. */

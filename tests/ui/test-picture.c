@@ -16,6 +16,7 @@
 #include "tp-document.h"
 #include "tp-engine.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-screen.h"
 #include "tp-picture-view.h"
 #include "tp-samples.h"
 #ifdef TP_HAVE_RENDER
@@ -844,6 +845,20 @@ pane_settled (gpointer data)
          && tp_picture_view_get_texture (pane->view) != NULL && !tp_picture_view_is_rasterizing (pane->view);
 }
 
+/* The layout of @dot as the pane lays it out (tp-picture-screen.h). */
+static TpPictureLayout *
+screen_layout_sync (const char  *dot,
+                    GError     **error)
+{
+  TpScreenDot screen;
+  TpPictureLayout *layout;
+
+  tp_screen_dot_init (&screen, dot);
+  layout = layout_sync (screen.dot, error);
+  tp_screen_dot_clear (&screen);
+  return layout;
+}
+
 static gboolean
 pane_idle (gpointer data)
 {
@@ -988,7 +1003,7 @@ test_picture_pane_raster (void)
   g_assert_nonnull (texture);
 
   /* the whole picture, fitted, at the display's scale, within a pixel */
-  layout = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
+  layout = screen_layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
   g_assert_no_error (error);
   scale = tp_picture_view_get_scale (pane.view);
   device = gtk_widget_get_scale_factor (tp_picture_view_get_canvas (pane.view));
@@ -1003,8 +1018,8 @@ test_picture_pane_raster (void)
     /* and it is the layout's drawing at that scale, made in a raster
      * thread as on this one (draw-matches-renderer compares that drawing
      * with the renderer's PNG) */
-    TpPictureLayout *same = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document),
-                                                               TP_READING_DOT), &error);
+    TpPictureLayout *same = screen_layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document),
+                                                                      TP_READING_DOT), &error);
     cairo_surface_t *direct = draw_at (same, scale * device);
     int w = MIN (gdk_texture_get_width (texture), cairo_image_surface_get_width (direct));
     int h = MIN (gdk_texture_get_height (texture), cairo_image_surface_get_height (direct));
@@ -1097,7 +1112,7 @@ test_picture_pane_zoom_pan (void)
   g_assert_cmpint (h, <=, 4096);
   g_assert_cmpint ((gint64) w * h, <=, 8 << 20);
   g_assert_cmpfloat (w, >, canvas_w + 100);    /* a margin */
-  layout = layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
+  layout = screen_layout_sync (tp_readings_get_text (tp_document_get_readings (pane.document), TP_READING_DOT), &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (w, <, tp_picture_layout_get_width (layout) * tp_picture_view_get_scale (pane.view) * device - 100);
   tp_picture_layout_unref (layout);
@@ -1149,6 +1164,102 @@ test_picture_pane_zoom_pan (void)
   pane_close (&pane);
 }
 
+/* A new program whose layout takes a while (thirty chained statements:
+ * about two seconds of graphviz here) keeps the last picture up with the
+ * stale badge until its own is shown; a quick one shows no badge. */
+static void
+test_picture_pane_stale_while_laying_out (void)
+{
+  g_autofree char *text = tp_samples_dup_text ("readme");
+  g_autoptr(GString) slow = g_string_new ("x = input [2]\na0 = parameter [2]\n");
+  Pane pane = { NULL };
+  gint64 start;
+
+  for (guint i = 1; i < 30; i++)
+    g_string_append_printf (slow, "a%u = tanh(a%u) * x + a%u\n", i, i - 1, i - 1);
+  g_string_append (slow, "loss = sum(a29)\n");
+
+  pane_open (&pane, text);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+
+  tp_document_set_text (pane.document, slow->str);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_picture_view_get_busy (pane.view));
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 400 * 1000)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (tp_picture_view_get_busy (pane.view));
+  g_assert_true (tp_picture_view_get_stale (pane.view));
+  g_assert_true (tp_picture_view_has_picture (pane.view));
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 60));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+
+  /* back to the README sample: laid out already, no badge at all */
+  tp_document_set_text (pane.document, text);
+  tp_document_recompute_now (pane.document);
+  g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
+  g_assert_false (tp_picture_view_get_stale (pane.view));
+  pane_close (&pane);
+}
+
+/* The screen's DOT (tp-picture-screen.h): for every sample, the legend
+ * is taken out into a graph of its own, the target is the node the DOT
+ * tags, the nodes are the engine's, and the picture is smaller than the
+ * export's. */
+static void
+test_picture_screen_dot (void)
+{
+  static const struct { const char *sample; int target; } samples[] = {
+    { "readme", 5 }, { "two-layers", -1 }, { "mlp", -1 }, { "attention", 17 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      g_autofree char *text = tp_samples_dup_text (samples[i].sample);
+      TpSession *session = tp_session_new ();
+      const char *dot;
+      TpScreenDot screen;
+      TpPictureLayout *whole, *tight, *legend;
+      g_autoptr(GError) error = NULL;
+      double x, y, w, h;
+
+      g_assert_cmpint (tp_session_compile (session, text, strlen (text), NULL), ==, TP_STATUS_OK);
+      dot = tp_session_reading (session, TP_READING_DOT);
+      tp_screen_dot_init (&screen, dot);
+      g_assert_nonnull (strstr (dot, "\n  legend [id=\"legend\""));
+      g_assert_null (strstr (screen.dot, "legend [id="));
+      g_assert_nonnull (screen.legend);
+      g_assert_true (g_str_has_prefix (screen.legend, "digraph legend {\n"));
+      g_assert_nonnull (strstr (screen.legend, "\n  legend [id=\"legend\""));
+      if (samples[i].target >= 0)
+        g_assert_cmpint (screen.target, ==, samples[i].target);
+      else
+        g_assert_cmpint (screen.target, >=, 0);
+
+      whole = layout_sync (dot, &error);
+      g_assert_no_error (error);
+      tight = layout_sync (screen.dot, &error);
+      g_assert_no_error (error);
+      legend = layout_sync (screen.legend, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (tp_picture_layout_get_width (tight) * tp_picture_layout_get_height (tight), <,
+                         0.8 * tp_picture_layout_get_width (whole) * tp_picture_layout_get_height (whole));
+      g_assert_cmpfloat (tp_picture_layout_get_width (legend), >, 100);
+      for (int node = 0; node < 400; node++)
+        g_assert_cmpint (tp_picture_layout_node_bounds (whole, node, &x, &y, &w, &h), ==,
+                         tp_picture_layout_node_bounds (tight, node, &x, &y, &w, &h));
+      g_test_message ("%s: %.0fx%.0f px on screen, %.0fx%.0f exported", samples[i].sample,
+                      tp_picture_layout_get_width (tight), tp_picture_layout_get_height (tight),
+                      tp_picture_layout_get_width (whole), tp_picture_layout_get_height (whole));
+      tp_picture_layout_unref (whole);
+      tp_picture_layout_unref (tight);
+      tp_picture_layout_unref (legend);
+      tp_screen_dot_clear (&screen);
+      tp_session_free (session);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1156,6 +1267,7 @@ main (int   argc,
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/picture/layout", test_picture_layout);
+  g_test_add_func ("/ui/picture/screen-dot", test_picture_screen_dot);
   g_test_add_func ("/ui/picture/cancel", test_picture_cancel);
   g_test_add_func ("/ui/picture/bad-dot", test_picture_bad_dot);
   g_test_add_func ("/ui/picture/export", test_picture_export);
@@ -1170,6 +1282,7 @@ main (int   argc,
   g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
   g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
   g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);
+  g_test_add_func ("/ui/picture/pane-stale", test_picture_pane_stale_while_laying_out);
 #ifdef TP_HAVE_RENDER
   g_test_add_func ("/ui/picture/draw-matches-renderer", test_picture_draw_matches_renderer);
 #endif

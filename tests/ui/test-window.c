@@ -1470,6 +1470,8 @@ test_window_tags_follow_map (void)
                         g_string_append (want, "divider ");
                       if (ml.role == TP_ROLE_KEPT)
                         g_string_append (want, "kept ");
+                      if (ml.role == TP_ROLE_NOTE)
+                        g_string_append (want, "note ");   /* it wraps, too */
                       if (ml.role == TP_ROLE_NOTE || ml.role == TP_ROLE_FOOTER)
                         g_string_append (want, "summary ");
                       if (want->len > 0)
@@ -2536,7 +2538,8 @@ test_window_close_shortcut_from_editor (void)
 }
 
 /* With the keyboard in the picture, Ctrl+plus, Ctrl+minus and Ctrl+0
- * zoom it (not the text) and the arrows pan it. */
+ * zoom it (not the text) and the arrows pan it; Ctrl+1 shows it at 100%
+ * from anywhere. */
 static void
 test_window_picture_keyboard (void)
 {
@@ -2551,6 +2554,9 @@ test_window_picture_keyboard (void)
 
       g_assert_true (tp_test_wait_until (window_ready, window, 30));
       g_assert_true (gtk_widget_grab_focus (canvas));
+      /* it opens readable; Ctrl+0 fits it */
+      g_assert_cmpfloat (tp_picture_view_get_label_height (picture), >=, 9);
+      tp_test_press (GTK_WIDGET (window), "<Control>0");
       fit = tp_picture_view_get_scale (picture);
       g_assert_cmpfloat (fit, >, 0);
 
@@ -2573,16 +2579,110 @@ test_window_picture_keyboard (void)
       g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit, 1e-9);
       g_assert_cmpint (g_settings_get_int (settings, "font-size"), ==, 10);
 
-      /* a new program is shown fitted, not at the last one's zoom */
+      /* Ctrl+1: 100%, with the keyboard anywhere */
+      g_assert_true (gtk_widget_grab_focus (view));
+      tp_test_press (GTK_WIDGET (window), "<Control>1");
+      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), 1.0, 1e-9);
+      g_assert_true (gtk_widget_has_focus (view));
+
+      /* a new program opens readable, not at the last one's zoom */
+      g_assert_true (gtk_widget_grab_focus (canvas));
       tp_test_press (GTK_WIDGET (window), "<Control>plus");
-      g_assert_cmpfloat (tp_picture_view_get_scale (picture), >, fit * 1.2);
+      g_assert_cmpfloat (tp_picture_view_get_scale (picture), >, 1.2);
       tp_window_open_sample (window, "dense-layer");
       tp_window_recompute_now (window);
       g_assert_true (tp_test_wait_until (window_ready, window, 30));
-      fit = tp_picture_view_get_scale (picture);
-      tp_picture_view_zoom_fit (picture);
-      g_assert_cmpfloat_with_epsilon (tp_picture_view_get_scale (picture), fit, 1e-9);
+      g_assert_cmpfloat (tp_picture_view_get_scale (picture), <, 1.2);
+      g_assert_cmpfloat (tp_picture_view_get_label_height (picture), >=, 9);
 
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* In the default tiled window, every sample's picture opens with its
+ * node labels (a node's first line) at least 9 pixels tall: fitted when
+ * that is readable, else around the target, which is on the canvas.
+ * Fitting stays a key away.  Prints the heights (the report's figures). */
+static void
+test_window_picture_readable (void)
+{
+  if (g_test_subprocess ())
+    {
+      static const char *const samples[] = { "readme", "two-layers", "mlp", "attention" };
+      TpWindow *window = tp_window_new (NULL);
+      TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
+      GtkWidget *canvas = tp_picture_view_get_canvas (picture);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
+      gtk_window_present (GTK_WINDOW (window));
+      for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+        {
+          double x, y, opened, fitted;
+
+          tp_window_open_sample (window, samples[i]);
+          tp_window_recompute_now (window);
+          g_assert_true (tp_test_wait_until (picture_shown, window, 30));
+          g_assert_true (tp_test_wait_until (window_ready, window, 30));
+          opened = tp_picture_view_get_label_height (picture);
+          g_assert_cmpfloat (opened, >=, 9);
+          /* the README sample's target, loss (node 5), is in view */
+          if (g_str_equal (samples[i], "readme"))
+            {
+              g_assert_true (tp_picture_view_get_node_center (picture, 5, &x, &y));
+              g_assert_cmpfloat (x, >=, 0);
+              g_assert_cmpfloat (x, <=, gtk_widget_get_width (canvas));
+              g_assert_cmpfloat (y, >=, 0);
+              g_assert_cmpfloat (y, <=, gtk_widget_get_height (canvas));
+            }
+          tp_picture_view_zoom_fit (picture);
+          fitted = tp_picture_view_get_label_height (picture);
+          g_assert_cmpfloat (fitted, <=, opened);
+          g_test_message ("%s: canvas %dx%d, labels %.1f px as opened, %.1f px fitted", samples[i],
+                          gtk_widget_get_width (canvas), gtk_widget_get_height (canvas), opened, fitted);
+          /* the next sample opens readable again */
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The derivative's note (why there is none) wraps at the pane's width
+ * rather than running off it; the lines of a reading do not. */
+static void
+test_window_note_wraps (void)
+{
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_window_new (NULL);
+      GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_DERIVATIVE)));
+      GtkTextView *spec = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC)));
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+      GtkTextIter start, display_end, line_end;
+      GtkTextTag *note;
+      GtkWrapMode wrap;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
+      tp_window_open_sample (window, "not-yet-a-scalar");
+      gtk_window_present (GTK_WINDOW (window));
+      tp_window_recompute_now (window);
+      g_assert_true (tp_test_wait_until (window_ready, window, 30));
+      g_assert_cmpint (gtk_text_view_get_wrap_mode (spec), ==, GTK_WRAP_NONE);
+      gtk_text_buffer_get_start_iter (buffer, &start);
+      note = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "note");
+      g_assert_nonnull (note);
+      g_assert_true (gtk_text_iter_has_tag (&start, note));
+      g_object_get (note, "wrap-mode", &wrap, NULL);
+      g_assert_cmpint (wrap, ==, GTK_WRAP_WORD_CHAR);
+      /* laid out on more than one line of the screen */
+      display_end = line_end = start;
+      gtk_text_iter_forward_to_line_end (&line_end);
+      g_assert_true (gtk_text_view_forward_display_line_end (view, &display_end));
+      g_assert_cmpint (gtk_text_iter_get_offset (&display_end), <, gtk_text_iter_get_offset (&line_end));
       gtk_window_destroy (GTK_WINDOW (window));
       return;
     }
@@ -2762,6 +2862,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/drop", test_window_drop);
   g_test_add_func ("/ui/window/close-prompt", test_window_close_prompt);
   g_test_add_func ("/ui/window/picture-click", test_window_picture_click);
+  g_test_add_func ("/ui/window/picture-readable", test_window_picture_readable);
+  g_test_add_func ("/ui/window/note-wraps", test_window_note_wraps);
   g_test_add_func ("/ui/window/dark-style", test_window_dark_style);
   g_test_add_func ("/ui/window/long-readings", test_window_long_readings);
   g_test_add_func ("/ui/window/folded-values", test_window_folded_values);

@@ -82,13 +82,20 @@ function checkMap(name, j) {
 // Our readings (check, explain, memory) are in the wasm JSON too, with
 // the shapes docs/language.md gives, and the memory agrees with the plan.
 function checkOurs(name, j) {
-  assert.deepEqual(Object.keys(j.check), ['gradients', 'nonfinite'], `${name}: check`);
+  assert.deepEqual(Object.keys(j.check), ['outcome', 'verdict', 'gradients', 'nonfinite'], `${name}: check`);
+  assert.ok(['agree', 'unchecked'].includes(j.check.outcome), `${name}: the check's outcome`);
+  assert.ok(j.check.verdict.length > 0 && !j.check.verdict.includes('\n'), `${name}: the verdict sentence`);
   for (const g of j.check.gradients)
     assert.deepEqual(Object.keys(g), ['parameter', 'element', 'analytic', 'numeric', 'relative_error', 'verdict'], `${name}: a gradient check`);
   assert.ok(j.check.gradients.every((g) => g.verdict === 'ok' || g.verdict === 'kink'), `${name}: the gradients agree`);
   const recorded = Number(/^(\d+) nodes recorded/.exec(j.summary)[1]);
   assert.equal(j.explain.length, recorded, `${name}: a sentence per node`);
   j.explain.forEach((line, i) => assert.ok(line.startsWith(`${i} `), `${name}: explain line ${i}`));
+  assert.equal(j.origins.length, j.explain.length, `${name}: an origin per explained node`);
+  j.origins.forEach((o, i) => {
+    assert.deepEqual(Object.keys(o), ['role', 'of', 'from', 'share', 'sum', 'count'], `${name}: origin ${i}`);
+    assert.equal(o.role === 'forward', i < j.spec_nodes, `${name}: origin ${i} is forward exactly when the program recorded it`);
+  });
   assert.deepEqual(Object.keys(j.memory), ['steps', 'buffers', 'live', 'peak', 'retain_all'], `${name}: memory`);
   const live = /live volume: peak (\d+) elements at node (\d+), retain-all (\d+)\n$/.exec(j.plan);
   assert.deepEqual([j.memory.peak.elements, j.memory.peak.node, j.memory.retain_all], live.slice(1).map(Number), `${name}: the plan's totals`);
@@ -204,8 +211,9 @@ test('a refused program: the map is empty in both', { skip }, () => {
   assert.deepEqual(j.gradient_nodes, {});
   assert.deepEqual(j.sources, []);
   assert.deepEqual(j.picture, { reduced: false });
-  assert.deepEqual(j.check, { gradients: [], nonfinite: null });
+  assert.deepEqual(j.check, { outcome: null, verdict: '', gradients: [], nonfinite: null });
   assert.deepEqual(j.explain, []);
+  assert.deepEqual(j.origins, []);
   assert.deepEqual(j.memory, { steps: [], buffers: [], live: [], peak: { elements: 0, node: null }, retain_all: 0 });
   assert.equal(j.memory_svg, '');
 });
