@@ -190,7 +190,7 @@ tp_loss_chart_measure (GtkWidget      *widget,
                        int            *minimum_baseline,
                        int            *natural_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 120;
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 60;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 160;
 }
 
