@@ -7,6 +7,7 @@
 
 #include "tp-engine.h"
 #include "tp-loss-chart.h"
+#include "tp-style.h"
 
 #define PAD_RIGHT 16.0
 #define PAD_TOP 12.0
@@ -115,9 +116,7 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   if (self->n_losses == 0 || pw <= 0 || ph <= 0)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  tp_style_get_foreground (widget, &fg);
 
   /* the axes and their ends */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.5);

@@ -241,9 +241,7 @@ tp_memory_chart_draw (TpMemoryChart *self,
   if (n == 0)
     return;
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  tp_style_get_foreground (GTK_WIDGET (self), &fg);
   if (!gdk_rgba_parse (&selected, palette->selected))
     selected = (GdkRGBA) { 0.96f, 0.62f, 0.04f, 0.35f };
   tp_memory_chart_columns (self, width, &x0, &sw);
@@ -333,11 +331,9 @@ tp_memory_chart_snapshot (GtkWidget   *widget,
   tp_memory_chart_draw (self, cr, width, top, page);
   if (gtk_widget_has_visible_focus (widget))
     {
-      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
       GdkRGBA fg;
 
-      gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-      G_GNUC_END_IGNORE_DEPRECATIONS
+      tp_style_get_foreground (widget, &fg);
       tp_memory_chart_set_color (cr, &fg, 0.6);
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, 1, top + 1, width - 2, page - 2);

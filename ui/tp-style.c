@@ -25,6 +25,16 @@ static const TpPalette dark = {
   .error = "#ff7b63",
 };
 
+/* The widget's text colour, for what the playground draws itself. */
+void
+tp_style_get_foreground (GtkWidget *widget,
+                         GdkRGBA   *fg)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
 /* A dark style draws a light foreground on a dark background: read the
  * widget's own colour, whatever made it dark. */
 gboolean
@@ -32,9 +42,7 @@ tp_style_is_dark (GtkWidget *widget)
 {
   GdkRGBA fg;
 
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  tp_style_get_foreground (widget, &fg);
   return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
 }
 

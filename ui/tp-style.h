@@ -25,6 +25,8 @@ typedef struct
 } TpPalette;
 
 gboolean          tp_style_is_dark       (GtkWidget       *widget);
+void              tp_style_get_foreground (GtkWidget      *widget,
+                                           GdkRGBA        *fg);
 const TpPalette  *tp_style_get_palette   (gboolean         dark);
 /* Gives @buffer the source style scheme for the style. */
 void              tp_style_apply_scheme  (GtkSourceBuffer *buffer,

@@ -457,35 +457,31 @@ tp_window_copy_reading_action (GtkWidget  *widget,
   tp_window_show_toast (self, said);
 }
 
+/* Alt+1 .. Alt+6 show one reading (again: all six); Alt+7 .. Alt+0 the
+ * check, memory, steps or train pane under them, with the keyboard focus
+ * in it. */
 static void
 tp_window_show_pane_action (GtkWidget  *widget,
                             const char *action_name,
                             GVariant   *param)
 {
   TpWindow *self = TP_WINDOW (widget);
+  const char *id = g_variant_get_string (param, NULL);
+  TpTeachPage page;
   TpPane pane;
 
-  if (!tp_pane_from_id (g_variant_get_string (param, NULL), &pane))
+  if (tp_teach_page_from_id (id, &page))
+    {
+      tp_teach_panel_show (self->teach_panel, page);
+      return;
+    }
+  if (!tp_pane_from_id (id, &pane))
     return;
   /* The button on a focused pane goes back to all six. */
   if (self->focus_layout && self->focus_pane == pane)
     tp_window_set_focus_layout (self, FALSE, pane);
   else
     tp_window_set_focus_layout (self, TRUE, pane);
-}
-
-/* Alt+7 .. Alt+0: the check, memory, steps or train pane, with the
- * keyboard focus in it. */
-static void
-tp_window_show_teaching_action (GtkWidget  *widget,
-                                const char *action_name,
-                                GVariant   *param)
-{
-  TpWindow *self = TP_WINDOW (widget);
-  TpTeachPage page;
-
-  if (tp_teach_page_from_id (g_variant_get_string (param, NULL), &page))
-    tp_teach_panel_show (self->teach_panel, page);
 }
 
 /* Copies the reading of the pane that has the keyboard focus; from
@@ -609,7 +605,6 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
     gtk_widget_class_install_action (widget_class, exports[i], NULL, tp_window_export_action);
   gtk_widget_class_install_action (widget_class, "win.copy-reading", "s", tp_window_copy_reading_action);
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", tp_window_show_pane_action);
-  gtk_widget_class_install_action (widget_class, "win.show-teaching", "s", tp_window_show_teaching_action);
   gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
   gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
   gtk_widget_class_install_property_action (widget_class, "win.presenting", "presenting");
@@ -659,10 +654,10 @@ static const struct
   { GDK_KEY_4, GDK_ALT_MASK, "win.show-pane", "stablehlo" },
   { GDK_KEY_5, GDK_ALT_MASK, "win.show-pane", "values" },
   { GDK_KEY_6, GDK_ALT_MASK, "win.show-pane", "picture" },
-  { GDK_KEY_7, GDK_ALT_MASK, "win.show-teaching", "check" },
-  { GDK_KEY_8, GDK_ALT_MASK, "win.show-teaching", "memory" },
-  { GDK_KEY_9, GDK_ALT_MASK, "win.show-teaching", "steps" },
-  { GDK_KEY_0, GDK_ALT_MASK, "win.show-teaching", "train" },
+  { GDK_KEY_7, GDK_ALT_MASK, "win.show-pane", "check" },
+  { GDK_KEY_8, GDK_ALT_MASK, "win.show-pane", "memory" },
+  { GDK_KEY_9, GDK_ALT_MASK, "win.show-pane", "steps" },
+  { GDK_KEY_0, GDK_ALT_MASK, "win.show-pane", "train" },
 };
 
 void

@@ -2083,7 +2083,7 @@ test_window_accessible_names (void)
         {
           static const char *pages[] = { "memory", "steps", "train", "check" };
 
-          g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-teaching", "s", pages[i]));
+          g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-pane", "s", pages[i]));
           g_assert_true (tp_test_wait_until (window_ready, window, 20));
           check_names (GTK_WIDGET (window), problems, &n_controls);
         }
