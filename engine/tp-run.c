@@ -382,7 +382,8 @@ tp_run_scratch_size (const TpTape *tape)
   return scratch_max;
 }
 
-void
+/* noinline: see tp_run_forward. */
+__attribute__ ((noinline)) void
 tp_run_again (const TpTape *tape, float *const *values, float *scratch)
 {
   for (TpNode i = 0; i < tape->len; i++)
@@ -413,7 +414,12 @@ tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
                                          * sizeof (float));
       if (values[i] == NULL)
         return false;
-      run_node (tape, i, (float *const *) values, values[i], scratch);
     }
+  /* The first run is a run again into fresh buffers.  With the compiler
+   * told not to inline it here, tp_run_again keeps two callers in wasm,
+   * where wasm-opt inlines any function with one caller: into the training,
+   * which a call runs once, so V8 would never move it from its baseline
+   * tier and every step would run the node loop there (HACKING.md T4). */
+  tp_run_again (tape, (float *const *) values, scratch);
   return true;
 }
