@@ -23,7 +23,10 @@
 #define TP_CLONES
 #endif
 
-TP_CLONES static void
+/* noinline: the tile is a big function (its 8 x 32 accumulators
+ * unrolled); inside tp_matmul it would make V8 optimize it with every
+ * matmul, even one with no full tile (HACKING.md T4). */
+TP_CLONES __attribute__ ((noinline)) static void
 matmul_tile (const float *a, const float *b, float *out, uint32_t k,
              uint32_t n, uint32_t i0, uint32_t j0)
 {
