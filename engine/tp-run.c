@@ -387,10 +387,11 @@ tp_run_scratch_size (const TpTape *tape)
 
 /* noinline: see tp_run_forward. */
 __attribute__ ((noinline)) void
-tp_run_again (const TpTape *tape, float *const *values, float *scratch)
+tp_run_again (const TpTape *tape, float *const *values, float *scratch,
+              const uint8_t *run)
 {
   for (TpNode i = 0; i < tape->len; i++)
-    if (!tp_tape_is_source (tape, i))
+    if (run != NULL ? run[i] : !tp_tape_is_source (tape, i))
       run_node (tape, i, values, values[i], scratch);
 }
 
@@ -423,6 +424,6 @@ tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
    * where wasm-opt inlines any function with one caller: into the training,
    * which a call runs once, so V8 would never move it from its baseline
    * tier and every step would run the node loop there (HACKING.md T4). */
-  tp_run_again (tape, (float *const *) values, scratch);
+  tp_run_again (tape, (float *const *) values, scratch, NULL);
   return true;
 }
