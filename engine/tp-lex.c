@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tp-fmt.h"
+#include "tp-tape.h"
 
 void
 tp_lex_init (TpLexer *lex, const char *src, size_t len)
@@ -131,6 +132,36 @@ is_name_char (char c)
   return is_name_start (c) || is_digit (c);
 }
 
+/* Whether a number starts at s[i]: a digit, or '.' and a digit. */
+static bool
+number_starts (const char *s, size_t len, size_t i)
+{
+  return i < len && (is_digit (s[i])
+                     || (s[i] == '.' && i + 1 < len && is_digit (s[i + 1])));
+}
+
+/* Where the number starting at s[i] ends: it runs on over digits, '.',
+ * 'e'/'E', and a sign right after an 'e'/'E'. */
+static size_t
+number_end (const char *s, size_t len, size_t i)
+{
+  while (i < len)
+    {
+      char d = s[i];
+      if (is_digit (d) || d == '.')
+        i++;
+      else if (d == 'e' || d == 'E')
+        {
+          i++;
+          if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        }
+      else
+        break;
+    }
+  return i;
+}
+
 static bool
 fail (TpLexer *lex, uint32_t column)
 {
@@ -230,6 +261,227 @@ lex_shape (TpLexer *lex, TpToken *tok)
   return true;
 }
 
+/* ---- tensor literals (docs/language.md, Sources; docs/decisions.md D21) */
+
+/* "found X" inside a literal: the end of the line, a run of name or
+ * number characters, or one character. */
+static void
+put_found (TpBuf *err, const char *s, size_t len, size_t i)
+{
+  size_t j = i;
+
+  if (i >= len || s[i] == '\n')
+    {
+      tp_buf_puts (err, "the end of the line");
+      return;
+    }
+  if (is_name_start (s[i]))
+    while (j < len && is_name_char (s[j]))
+      j++;
+  else if (number_starts (s, len, i))
+    j = number_end (s, len, i);
+  tp_buf_putc (err, '`');
+  if (j > i)
+    tp_lex_put_text (err, s + i, j - i);
+  else
+    tp_lex_put_char (s + i, len - i, err);
+  tp_buf_putc (err, '`');
+}
+
+static void
+put_count (TpBuf *err, uint32_t n)
+{
+  tp_buf_u64 (err, n);
+  tp_buf_puts (err, n == 1 ? " element" : " elements");
+}
+
+/* Walks the literal whose outer '[' is s[open]: nested rows of numbers,
+ * each with an optional '-' before it, every row at one depth as long as
+ * the first one there, every number at the same depth.  Fills *shape and
+ * *end (one past the closing ']'), and out when it is not NULL.  On a
+ * refusal err holds the message and *at the offset it points at. */
+static bool
+scan_literal (const char *s, size_t len, size_t open, TpShape *shape,
+              size_t *end, float *out, TpBuf *err, size_t *at)
+{
+  uint32_t count[TP_MAX_RANK], rank = 0, depth = 0;
+  size_t opened[TP_MAX_RANK];
+  bool known[TP_MAX_RANK] = { false };
+  uint64_t elements = 0;
+  size_t i = open;
+
+  memset (shape, 0, sizeof *shape);
+  for (;;)
+    {
+      /* an element: a row or a number */
+      while (i < len && is_space (s[i]))
+        i++;
+      *at = i;
+      if (i < len && s[i] == '[')
+        {
+          if (rank != 0 && depth == rank)
+            {
+              tp_buf_puts (err, "a literal's numbers all sit at the same "
+                           "depth: expected a number, found `[`");
+              return false;
+            }
+          if (depth == TP_MAX_RANK)
+            {
+              tp_buf_puts (err, "a literal has at most 16 axes");
+              return false;
+            }
+          opened[depth] = i;
+          count[depth++] = 0;
+          i++;
+          while (i < len && is_space (s[i]))
+            i++;
+          if (i < len && s[i] == ']')
+            {
+              tp_buf_puts (err, "an empty `[]` in a literal: a tensor is "
+                           "never empty");
+              return false;
+            }
+          continue;
+        }
+      if (i < len && s[i] == ']')
+        {
+          tp_buf_puts (err, "expected an element after `,` in the literal, "
+                       "found `]`");
+          return false;
+        }
+      if (depth < rank)
+        {
+          tp_buf_puts (err, "a literal's numbers all sit at the same depth: "
+                       "expected `[`, found ");
+          put_found (err, s, len, i);
+          return false;
+        }
+      {
+        bool minus = i < len && s[i] == '-';
+        size_t j;
+        float v;
+
+        if (minus)
+          {
+            i++;
+            while (i < len && is_space (s[i]))
+              i++;
+          }
+        if (!number_starts (s, len, i))
+          {
+            *at = i;
+            tp_buf_puts (err, "expected a number in the literal, found ");
+            put_found (err, s, len, i);
+            return false;
+          }
+        j = number_end (s, len, i);
+        if (!tp_parse_f32 (s + i, j - i, &v))
+          {
+            *at = i;
+            tp_buf_putc (err, '`');
+            tp_lex_put_text (err, s + i, j - i);
+            tp_buf_puts (err, "` is not a number");
+            return false;
+          }
+        if (elements == TP_LIMIT_TENSOR)
+          {
+            tp_buf_puts (err, "a literal holds at most ");
+            tp_buf_u64 (err, TP_LIMIT_TENSOR);
+            tp_buf_puts (err, " (2^22) elements");
+            return false;
+          }
+        if (out != NULL)
+          out[elements] = minus ? -v : v;
+        elements++;
+        rank = depth;
+        i = j;
+      }
+      /* after an element: ',' or the end of its row (and of the rows
+       * that end with it) */
+      for (;;)
+        {
+          uint32_t level = depth - 1;
+
+          count[level]++;
+          if (known[level] && count[level] > shape->dims[level])
+            {
+              tp_buf_puts (err, "ragged literal: a row at this depth has ");
+              put_count (err, shape->dims[level]);
+              tp_buf_puts (err, ", this one has more");
+              return false;
+            }
+          while (i < len && is_space (s[i]))
+            i++;
+          *at = i;
+          if (i < len && s[i] == ',')
+            {
+              i++;
+              break;
+            }
+          if (i >= len || s[i] != ']')
+            {
+              tp_buf_puts (err, "expected `,` or `]` in the literal, found ");
+              put_found (err, s, len, i);
+              return false;
+            }
+          i++;
+          if (!known[level])
+            {
+              shape->dims[level] = count[level];
+              known[level] = true;
+            }
+          else if (count[level] != shape->dims[level])
+            {
+              *at = opened[level];
+              tp_buf_puts (err, "ragged literal: a row at this depth has ");
+              put_count (err, shape->dims[level]);
+              tp_buf_puts (err, ", this one has ");
+              put_count (err, count[level]);
+              return false;
+            }
+          depth--;
+          if (depth == 0)
+            {
+              shape->rank = rank;
+              *end = i;
+              return true;
+            }
+          /* the row just closed is an element of its parent: after it
+           * comes ',' or the parent's ']' */
+          *at = opened[level];
+        }
+    }
+}
+
+/* A literal token: '[' '[' ... through its matching ']', on one line. */
+static bool
+lex_literal (TpLexer *lex, TpToken *tok)
+{
+  size_t end, at;
+
+  if (!scan_literal (lex->src, lex->len, lex->pos, &tok->shape, &end, NULL,
+                     &lex->err, &at))
+    /* everything before `at` is ASCII, so bytes are characters */
+    return fail (lex, lex->column + (uint32_t) (at - lex->pos));
+  tok->kind = TP_TOK_LITERAL;
+  tok->len = end - lex->pos;
+  lex->column += (uint32_t) tok->len;
+  lex->pos = end;
+  return true;
+}
+
+void
+tp_lex_literal_values (const TpToken *tok, float *out)
+{
+  TpShape shape;
+  TpBuf err;
+  size_t end, at;
+
+  tp_buf_init (&err);
+  scan_literal (tok->text, tok->len, 0, &shape, &end, out, &err, &at);
+  tp_buf_clear (&err);
+}
+
 bool
 tp_lex_next (TpLexer *lex, TpToken *tok)
 {
@@ -293,22 +545,9 @@ tp_lex_next (TpLexer *lex, TpToken *tok)
     char c = s[lex->pos];
     size_t start = lex->pos, i = start;
 
-    if (is_digit (c) || (c == '.' && i + 1 < lex->len && is_digit (s[i + 1])))
+    if (number_starts (s, lex->len, i))
       {
-        while (i < lex->len)
-          {
-            char d = s[i];
-            if (is_digit (d) || d == '.')
-              i++;
-            else if (d == 'e' || d == 'E')
-              {
-                i++;
-                if (i < lex->len && (s[i] == '+' || s[i] == '-'))
-                  i++;
-              }
-            else
-              break;
-          }
+        i = number_end (s, lex->len, i);
         tok->kind = TP_TOK_NUMBER;
         tok->len = i - start;
         if (!tp_parse_f32 (s + start, i - start, &tok->number))
@@ -344,7 +583,14 @@ tp_lex_next (TpLexer *lex, TpToken *tok)
         return true;
       }
     if (c == '[')
-      return lex_shape (lex, tok);
+      {
+        size_t k = i + 1;
+        while (k < lex->len && is_space (s[k]))
+          k++;
+        if (k < lex->len && s[k] == '[')
+          return lex_literal (lex, tok);
+        return lex_shape (lex, tok);
+      }
     if (strchr ("=+-*/@(),", c) != NULL && c != '\0')
       {
         tok->kind = TP_TOK_SYMBOL;
@@ -378,6 +624,10 @@ tp_lex_describe_token (const TpToken *tok, TpBuf *out)
       break;
     case TP_TOK_SHAPE:
       tp_buf_puts (out, "the shape ");
+      tp_buf_shape (out, &tok->shape);
+      break;
+    case TP_TOK_LITERAL:
+      tp_buf_puts (out, "a literal of shape ");
       tp_buf_shape (out, &tok->shape);
       break;
     case TP_TOK_SYMBOL:

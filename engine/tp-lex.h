@@ -26,6 +26,7 @@ typedef enum
   TP_TOK_NUMBER,
   TP_TOK_NAME,
   TP_TOK_SHAPE,
+  TP_TOK_LITERAL,    /* [[0, 1], [1, 0]]: a tensor literal, rank >= 2 */
   TP_TOK_SYMBOL,     /* = + - * / @ ( ) , */
   TP_TOK_NEWLINE,
   TP_TOK_EOF,
@@ -40,7 +41,7 @@ typedef struct
   size_t len;
   float number;        /* TP_TOK_NUMBER */
   char symbol;         /* TP_TOK_SYMBOL */
-  TpShape shape;       /* TP_TOK_SHAPE */
+  TpShape shape;       /* TP_TOK_SHAPE, TP_TOK_LITERAL */
 } TpToken;
 
 typedef struct
@@ -63,6 +64,11 @@ void tp_lex_clear (TpLexer *lex);
 /* The next token; false on a lexical error (lex->err holds the message,
  * or has failed when memory ran out). */
 bool tp_lex_next  (TpLexer *lex, TpToken *tok);
+
+/* Reads the elements of a TP_TOK_LITERAL token into out (its shape's
+ * volume of floats, row-major).  The lexer has checked the token, so this
+ * cannot fail. */
+void tp_lex_literal_values (const TpToken *tok, float *out);
 
 /* Source text quoted in a diagnostic: cut after 64 characters, with
  * "..." after the cut, so a huge token makes a short message. */

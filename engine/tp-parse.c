@@ -4,7 +4,8 @@
  *   expression := term { ('+'|'-') term }
  *   term       := unary { ('*'|'/'|'@') unary }
  *   unary      := '-' unary | primary
- *   primary    := NUMBER | '(' expression ')' | SOURCE (SHAPE|NUMBER)
+ *   primary    := NUMBER | '(' expression ')'
+ *               | SOURCE (SHAPE|NUMBER|LITERAL)
  *               | FUNCTION '(' expression [',' arg] ')' | NAME
  *
  * Nodes are recorded as soon as their operands are known.  Every error
@@ -401,8 +402,9 @@ record_matmul (Parser *p, const TpToken *at, TpNode a, TpNode b, TpNode *out)
   return *out != TP_NO_NODE || tape_fail (p, at);
 }
 
-/* A source: KIND NUMBER holds exactly that number; KIND [shape] draws
- * the next seed (also for []), and rank 0 holds 0. */
+/* A source: KIND NUMBER holds exactly that number; KIND [[...]] holds
+ * the literal's elements and draws no seed (docs/decisions.md D21);
+ * KIND [shape] draws the next seed (also for []), and rank 0 holds 0. */
 static bool
 record_source (Parser *p, Keyword kw, const TpToken *at, const TpToken *arg,
                TpNode *out)
@@ -420,11 +422,14 @@ record_source (Parser *p, Keyword kw, const TpToken *at, const TpToken *arg,
       return *out != TP_NO_NODE || tape_fail (p, at);
     }
   shape = arg->shape;
-  p->seed++;
+  if (arg->kind != TP_TOK_LITERAL)
+    p->seed++;
   payload = tp_tape_alloc_payload (t, &shape);
   if (payload == NULL)
     return tape_fail (p, at);
-  if (shape.rank == 0)
+  if (arg->kind == TP_TOK_LITERAL)
+    tp_lex_literal_values (arg, payload);
+  else if (shape.rank == 0)
     payload[0] = 0.0f;
   else
     tp_uniform_fill (p->seed, payload, tp_shape_volume (&shape));
@@ -710,7 +715,8 @@ parse_primary (Parser *p, TpNode *out)
     return parse_name (p, out);
   if (keywords[kw].form == TP_FORM_SOURCE)
     {
-      if (next->kind == TP_TOK_SHAPE || next->kind == TP_TOK_NUMBER)
+      if (next->kind == TP_TOK_SHAPE || next->kind == TP_TOK_NUMBER
+          || next->kind == TP_TOK_LITERAL)
         {
           TpToken at = *t;
           TpToken arg = *next;

@@ -55,7 +55,10 @@ matmul_tile_body (const float *a, const float *b, float *out, uint32_t k,
 typedef void (*TileFn) (const float *, const float *, float *, uint32_t,
                         uint32_t, uint32_t, uint32_t);
 
-static void
+/* noinline: the tile is a big function (its 8 x 32 accumulators
+ * unrolled); inside tp_matmul it would make V8 optimize it with every
+ * matmul, even one with no full tile (HACKING.md T4). */
+__attribute__ ((noinline)) static void
 matmul_tile_generic (const float *a, const float *b, float *out, uint32_t k,
                      uint32_t n, uint32_t i0, uint32_t j0)
 {
@@ -456,11 +459,13 @@ tp_run_scratch_size (const TpTape *tape)
   return scratch_max;
 }
 
-void
-tp_run_again (const TpTape *tape, float *const *values, float *scratch)
+/* noinline: see tp_run_forward. */
+__attribute__ ((noinline)) void
+tp_run_again (const TpTape *tape, float *const *values, float *scratch,
+              const uint8_t *run)
 {
   for (TpNode i = 0; i < tape->len; i++)
-    if (!tp_tape_is_source (tape, i))
+    if (run != NULL ? run[i] : !tp_tape_is_source (tape, i))
       run_node (tape, i, values, values[i], scratch);
 }
 
@@ -487,7 +492,12 @@ tp_run_forward (const TpTape *tape, TpArena *arena, float **values)
                                          * sizeof (float));
       if (values[i] == NULL)
         return false;
-      run_node (tape, i, (float *const *) values, values[i], scratch);
     }
+  /* The first run is a run again into fresh buffers.  With the compiler
+   * told not to inline it here, tp_run_again keeps two callers in wasm,
+   * where wasm-opt inlines any function with one caller: into the training,
+   * which a call runs once, so V8 would never move it from its baseline
+   * tier and every step would run the node loop there (HACKING.md T4). */
+  tp_run_again (tape, (float *const *) values, scratch, NULL);
   return true;
 }

@@ -33,12 +33,13 @@ bool tp_run_forward (const TpTape *tape, TpArena *arena, float **values);
 
 /* The scratch floats the costliest node of tape needs (0 for none). */
 size_t tp_run_scratch_size (const TpTape *tape);
-/* Evaluates every node that is not a source again, into the buffer
+/* Evaluates again every node that is not a source, or with run every
+ * node i with run[i] set (never a source), in tape order, into the buffer
  * values[i] already holds (values as tp_run_forward left them); sources
  * are read from wherever values[i] points, so a caller may point a
  * parameter at other data.  scratch holds tp_run_scratch_size floats. */
 void tp_run_again   (const TpTape *tape, float *const *values,
-                     float *scratch);
+                     float *scratch, const uint8_t *run);
 /* Exact matmul [m,k] @ [k,n] in the interpreter's fixed order (exposed
  * for the benchmark and tests). */
 void tp_matmul      (const float *a, const float *b, float *out,

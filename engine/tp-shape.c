@@ -9,7 +9,10 @@ tp_shape_volume (const TpShape *shape)
   for (uint32_t i = 0; i < shape->rank; i++)
     {
       uint64_t d = shape->dims[i];
-      if (d != 0 && v > UINT64_MAX / d)
+      /* Below 2^32 times a 32-bit extent cannot overflow, so the division
+       * (slow, and this runs for every node of every training step) is
+       * only needed past it. */
+      if (v > UINT32_MAX && d != 0 && v > UINT64_MAX / d)
         return UINT64_MAX;
       v *= d;
     }

@@ -5,7 +5,9 @@
  * buffer; each parameter is then pointed at a copy of its payload, and
  * every later step runs the tape again into the same buffers
  * (tp_run_again), so a step allocates nothing and the session's own tape
- * and values are never touched.  The update is the f32 rounding of each
+ * and values are never touched.  A step runs only the nodes the target
+ * and the gradients need that depend on a parameter: every other value
+ * would come out the same as in the first run.  The update is the f32 rounding of each
  * operation, p - (rate * g), with no fused multiply-add (the engine is
  * compiled with -ffp-contract=off). */
 #include "tp-train.h"
@@ -158,6 +160,34 @@ mark_needed (const TpTape *tape, const TpTrainInput *in, uint8_t *need)
       for (int a = 0; a < 2; a++)
         if (tape->arg[i][a] != TP_NO_NODE)
           need[tape->arg[i][a]] = 1;
+}
+
+/* The nodes a step has to run again: those the target and the gradients
+ * are computed from (need) whose value can change, that is which depend
+ * on a parameter.  The others keep the value of the first run, which a
+ * run again would only repeat bit for bit. */
+static void
+mark_run (const TpTape *tape, const uint8_t *need, uint8_t *run)
+{
+  for (TpNode i = 0; i < tape->len; i++)
+    {
+      bool varies = false;
+
+      if (tp_tape_is_source (tape, i))
+        continue;
+      for (int a = 0; a < 2; a++)
+        {
+          TpNode x = tape->arg[i][a];
+          if (x != TP_NO_NODE
+              && (run[x] || tape->op[x] == TP_OP_PARAMETER))
+            varies = true;
+        }
+      /* run[x] marks a varying node before it is known whether it is
+       * needed; only the needed ones are run. */
+      run[i] = varies;
+    }
+  for (TpNode i = 0; i < tape->len; i++)
+    run[i] = run[i] && need[i];
 }
 
 /* The coordinates of the flat index element of shape, written
@@ -422,7 +452,7 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
   TpTrain *t = tp_malloc (sizeof *t);
   TpArena arena;
   float **values;
-  uint8_t *need;
+  uint8_t *need, *run;
   float *scratch = NULL;
   bool ok = false;
 
@@ -440,11 +470,13 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
   t->shapes = tp_malloc ((in->n_wrt + 1) * sizeof *t->shapes);
   values = tp_arena_calloc (&arena, tape->len + 1, sizeof *values);
   need = tp_arena_calloc (&arena, tape->len + 1, 1);
+  run = tp_arena_calloc (&arena, tape->len + 1, 1);
   if (t->target_name == NULL || t->losses == NULL || t->names == NULL
       || t->params == NULL || t->shapes == NULL || values == NULL
-      || need == NULL)
+      || need == NULL || run == NULL)
     goto out;
   mark_needed (tape, in, need);
+  mark_run (tape, need, run);
   memset (t->names, 0, (in->n_wrt + 1) * sizeof *t->names);
   memset (t->params, 0, (in->n_wrt + 1) * sizeof *t->params);
   t->n_wrt = in->n_wrt;         /* tp_train_free may now walk them */
@@ -480,7 +512,7 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
       bool finite;
 
       if (s > 0)
-        tp_run_again (tape, values, scratch);
+        tp_run_again (tape, values, scratch, run);
       t->losses[t->n_losses++] = values[in->target][0];
       /* Cheap on every step: the values that training reads.  Only when
        * one is not finite is the tape searched for where it was born. */

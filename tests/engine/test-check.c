@@ -288,8 +288,8 @@ test_samples_and_golden (void)
                                          "samples", NULL);
   char *golden = g_test_build_filename (G_TEST_DIST, "golden", NULL);
 
-  g_assert_cmpuint (check_dir (samples), >=, 10);
-  g_assert_cmpuint (check_dir (golden), >=, 18);
+  g_assert_cmpuint (check_dir (samples), >=, 12);
+  g_assert_cmpuint (check_dir (golden), >=, 19);
   g_free (samples);
   g_free (golden);
 }

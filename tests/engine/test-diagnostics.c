@@ -26,6 +26,64 @@ test_lexer_messages (void)
 }
 
 static void
+test_literal_messages (void)
+{
+  /* docs/language.md, Diagnostics: tensor literals (D21), each at the
+   * character it is about. */
+  tp_test_refused ("x = leaf [[1, 2], [3]]",
+                   "1:19: ragged literal: a row at this depth has 2 elements, "
+                   "this one has 1 element");
+  tp_test_refused ("x = leaf [[1], [2, 3]]",
+                   "1:20: ragged literal: a row at this depth has 1 element, "
+                   "this one has more");
+  tp_test_refused ("x = leaf [[[1], [2]], [[3], [4]], [[5]]]",
+                   "1:35: ragged literal: a row at this depth has 2 elements, "
+                   "this one has 1 element");
+  tp_test_refused ("x = leaf [[[1]], [[2]], [[3]]] + leaf [[[1]], [[2]] [[3]]]",
+                   "1:53: expected `,` or `]` in the literal, found `[`");
+  tp_test_refused ("x = leaf [[[1]], [2]]",
+                   "1:19: a literal's numbers all sit at the same depth: "
+                   "expected `[`, found `2`");
+  tp_test_refused ("x = leaf [[1, [2]]]",
+                   "1:15: a literal's numbers all sit at the same depth: "
+                   "expected a number, found `[`");
+  tp_test_refused ("x = leaf [[]]",
+                   "1:11: an empty `[]` in a literal: a tensor is never empty");
+  tp_test_refused ("x = leaf [[1], [ ]]",
+                   "1:16: an empty `[]` in a literal: a tensor is never empty");
+  tp_test_refused ("x = leaf [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]",
+                   "1:26: a literal has at most 16 axes");
+  tp_test_refused ("x = leaf [[1, a]]",
+                   "1:15: expected a number in the literal, found `a`");
+  tp_test_refused ("x = leaf [[1, +1]]",
+                   "1:15: expected a number in the literal, found `+`");
+  tp_test_refused ("x = leaf [[1, 2 + 3]]",
+                   "1:17: expected `,` or `]` in the literal, found `+`");
+  tp_test_refused ("x = leaf [[-]]",
+                   "1:13: expected a number in the literal, found `]`");
+  tp_test_refused ("x = leaf [[1, \xc3\xa9]]",
+                   "1:15: expected a number in the literal, found `\xc3\xa9`");
+  tp_test_refused ("x = leaf [[1.2.3]]", "1:12: `1.2.3` is not a number");
+  tp_test_refused ("x = leaf [[1 2]]",
+                   "1:14: expected `,` or `]` in the literal, found `2`");
+  tp_test_refused ("x = leaf [[1, 2]",
+                   "1:17: expected `,` or `]` in the literal, found the end "
+                   "of the line");
+  tp_test_refused ("y = 1\nx = leaf [[1,\n2]]\n",
+                   "2:14: expected a number in the literal, found the end of "
+                   "the line");
+  tp_test_refused ("x = leaf [[1, 2],]",
+                   "1:18: expected an element after `,` in the literal, "
+                   "found `]`");
+  /* A literal is a source's argument, nothing else. */
+  tp_test_refused ("x = [[1, 2]]",
+                   "1:5: expected a value, found a literal of shape [1, 2]");
+  tp_test_refused ("x = reshape(leaf [[1, 2]], [[2]])",
+                   "1:28: `reshape` takes a shape second, found a literal of "
+                   "shape [1, 1]");
+}
+
+static void
 test_first_lexical_error_wins (void)
 {
   /* A parse error on line 1 does not hide a lexical error on line 2. */
@@ -215,6 +273,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topos/diagnostics/lexer", test_lexer_messages);
+  g_test_add_func ("/topos/diagnostics/literals", test_literal_messages);
   g_test_add_func ("/topos/diagnostics/first-lexical", test_first_lexical_error_wins);
   g_test_add_func ("/topos/diagnostics/parser", test_parser_messages);
   g_test_add_func ("/topos/diagnostics/second-arguments", test_second_arguments);

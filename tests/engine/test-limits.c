@@ -23,6 +23,46 @@ test_tensor_limit (void)
                                     NULL, NULL, TP_STATUS_OK));
 }
 
+/* "x = leaf [[0, 0, ...]]" with n zeros in one row. */
+static char *
+literal_row (uint64_t n)
+{
+  GString *src = g_string_new ("x = leaf [[0");
+
+  for (uint64_t k = 1; k < n; k++)
+    g_string_append (src, ",0");
+  g_string_append (src, "]]\n");
+  return g_string_free (src, FALSE);
+}
+
+static void
+test_literal_limit (void)
+{
+  char *src = literal_row (TP_LIMIT_TENSOR);
+  TpStats stats;
+  TpSession *s;
+
+  /* A literal holds at most 2^22 elements, like any tensor ... */
+  s = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  tp_session_stats (s, &stats);
+  g_assert_cmpuint (stats.elements, ==, TP_LIMIT_TENSOR);
+  tp_session_free (s);
+  g_free (src);
+  /* ... and is refused at the element past it: column 12 + 2 * 2^22. */
+  src = literal_row (TP_LIMIT_TENSOR + 1);
+  tp_test_refused (src, "1:8388620: a literal holds at most 4194304 (2^22) "
+                        "elements");
+  g_free (src);
+  /* The program's total counts a literal like any payload. */
+  src = g_strdup_printf ("%s%s%s%s%s", "a = leaf [2048, 2048]\n",
+                         "b = leaf [2048, 2048]\n", "c = leaf [2048, 2048]\n",
+                         "d = leaf [2048, 2048]\n",
+                         "e = leaf [[1, 2], [3, 4]]\n");
+  tp_test_refused (src, "5:5: the program's tensors would hold more than "
+                        "16777216 (2^24) elements in all");
+  g_free (src);
+}
+
 static void
 test_total_limit (void)
 {
@@ -138,6 +178,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topos/limits/tensor", test_tensor_limit);
+  g_test_add_func ("/topos/limits/literal", test_literal_limit);
   g_test_add_func ("/topos/limits/total", test_total_limit);
   g_test_add_func ("/topos/limits/work", test_work_limit);
   g_test_add_func ("/topos/limits/nodes", test_node_limit);

@@ -28,6 +28,32 @@ test_seed_draws (void)
 }
 
 static void
+test_literal_draws_no_seed (void)
+{
+  /* docs/decisions.md D21: a literal before seeded sources leaves their
+   * payloads as they were without it. */
+  tp_test_reading ("k = leaf [[1, -2.5], [0.5, 3e2]]\n"
+                   "a = parameter [6]\nq = input [[-0, 1]]\nb = input [6]\n",
+                   NULL, NULL, TP_READING_VALUES,
+                   "k            [2, 2]     [[1, -2.5], [0.5, 300]]\n"
+                   "a            [6]        [0.18237947, 0.49829936, 0.19127616, "
+                   "0.5308383, -0.37682262, -0.30675545]\n"
+                   "q            [1, 2]     [[-0, 1]]\n"
+                   "b            [6]        [-0.7730993, 0.40058702, 0.22594936, "
+                   "-0.8542665, -0.5671218, 0.27244464]\n");
+  /* Row-major at any rank; rank 1 is a reshape of a one-row literal. */
+  tp_test_reading ("t = leaf [ [[1, 2], [3, 4]] , [[5, 6], [7, 8]] ]\n"
+                   "v = reshape(leaf [[0, 1, 1, 0]], [4])\n",
+                   NULL, NULL, TP_READING_VALUES,
+                   "t            [2, 2, 2]  [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]\n"
+                   "v            [4]        [0, 1, 1, 0]\n");
+  /* A single bracket level is still a shape. */
+  tp_test_reading ("s = leaf [2, 3]\n", NULL, NULL, TP_READING_SPEC,
+                   "   0  Leaf                              [2, 3]\n"
+                   "tape: 1 node, 0 parameters, 0 inputs\n");
+}
+
+static void
 test_values_display (void)
 {
   tp_test_reading ("x = input 2.0\ny = x * x\nz = -(x - x)\nw = 1e20 + 0.0000001\n"
@@ -281,6 +307,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/topos/readings/seed-draws", test_seed_draws);
+  g_test_add_func ("/topos/readings/literal-draws-no-seed",
+                   test_literal_draws_no_seed);
   g_test_add_func ("/topos/readings/values-display", test_values_display);
   g_test_add_func ("/topos/readings/summarised-values", test_summarised_values);
   g_test_add_func ("/topos/readings/target", test_target_resolution);

@@ -407,6 +407,103 @@ test_session_untouched (void)
   tp_session_free (s);
 }
 
+/* Trains resources/samples/NAME.tape with the command its first line
+ * suggests ("# train it: topos --train STEPS --learning-rate R ..."), and
+ * asserts it ran every step and its last loss is below fraction times its
+ * first.  Returns the training and, in *src, the program. */
+static TpTrain *
+train_sample (const char *name, double fraction, char **src)
+{
+  g_autofree char *file = g_strconcat (name, ".tape", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "resources",
+                                                 "samples", file, NULL);
+  char rate[32];
+  unsigned steps = 0;
+  const float *losses;
+  size_t n;
+  TpTrain *t;
+
+  g_assert_true (g_file_get_contents (path, src, NULL, NULL));
+  g_assert_cmpint (sscanf (*src, "# train it: topos --train %u --learning-rate %31s",
+                           &steps, rate), ==, 2);
+  t = train_program (*src, steps, rate);
+  g_assert_true (tp_train_ok (t));
+  g_assert_false (tp_train_stopped (t, NULL, NULL));
+  losses = tp_train_losses (t, &n);
+  g_assert_cmpuint (n, ==, steps + 1);
+  if (!((double) losses[n - 1] < fraction * (double) losses[0]))
+    g_error ("%s: the loss went from %g to %g in %u steps, not below %g of "
+             "it", name, (double) losses[0], (double) losses[n - 1], steps,
+             fraction);
+  return t;
+}
+
+/* XOR converges: the loss falls by over a million, and the program read
+ * again with the trained parameters written in as literals predicts
+ * 0, 1, 1, 0 within 1e-3. */
+static void
+test_xor_converges (void)
+{
+  g_autofree char *src = NULL;
+  TpTrain *t = train_sample ("xor", 1e-6, &src);
+  const char *params = strstr (tp_train_reading (t), "\n\n") + 2;
+  g_autoptr (GString) trained = g_string_new (NULL);
+  static const float want[4] = { 0, 1, 1, 0 };
+  g_auto (GStrv) lines = g_strsplit (src, "\n", -1);
+  const TpName *names;
+  const float *data;
+  bool found = false;
+  TpSession *s;
+  size_t n;
+
+  /* Each "w1 = parameter [2, 4]" becomes "w1 = parameter [[...]]" from
+   * its values line, "w1           [2, 4]     [[...]]". */
+  for (char **l = lines; *l != NULL; l++)
+    {
+      const char *eq = strstr (*l, " = parameter ");
+      if (eq != NULL)
+        {
+          g_autofree char *name = g_strndup (*l, (size_t) (eq - *l));
+          const char *v = params;
+          while (!(g_str_has_prefix (v, name) && v[strlen (name)] == ' '))
+            v = strchr (v, '\n') + 1;
+          v = strstr (v, "[[");
+          g_string_append_printf (trained, "%s = parameter %.*s\n", name,
+                                  (int) strcspn (v, "\n"), v);
+        }
+      else
+        g_string_append_printf (trained, "%s\n", *l);
+    }
+  s = tp_test_compile (trained->str, NULL, NULL, TP_STATUS_OK);
+  names = tp_session_names (s, &n);
+  for (size_t k = 0; k < n; k++)
+    if (strcmp (names[k].name, "prediction") == 0)
+      {
+        data = tp_session_node_value (s, names[k].node, NULL, NULL);
+        for (int e = 0; e < 4; e++)
+          g_assert_cmpfloat_with_epsilon ((double) data[e], (double) want[e],
+                                          1e-3);
+        found = true;
+      }
+  g_assert_true (found);
+  tp_session_free (s);
+  tp_train_free (t);
+}
+
+/* The other teaching samples train with their suggested command too. */
+static void
+test_samples_converge (void)
+{
+  char *src = NULL;
+
+  /* cross-entropy on separable points keeps falling */
+  tp_train_free (train_sample ("softmax-classifier", 1e-2, &src));
+  g_free (src);
+  /* down to the least-squares minimum of seeded noise */
+  tp_train_free (train_sample ("linear-regression", 0.5, &src));
+  g_free (src);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -422,5 +519,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/train/session-untouched", test_session_untouched);
   g_test_add_func ("/train/route-readme", test_route_readme);
   g_test_add_func ("/train/route-regression", test_route_regression);
+  g_test_add_func ("/train/xor-converges", test_xor_converges);
+  g_test_add_func ("/train/samples-converge", test_samples_converge);
   return g_test_run ();
 }

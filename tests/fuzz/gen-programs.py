@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes random tape programs that mostly read (about two in three), to
 seed the fuzzer with deep, well-formed states that byte mutations reach
-slowly: every op, ranks 0-4 and 16, broadcasts, reshapes, matmuls,
-reassigned and keyword names, CRLF line ends, a few deliberate mistakes.
+slowly: every op, ranks 0-4 and 16, tensor literals, broadcasts, reshapes,
+matmuls, reassigned and keyword names, CRLF line ends, a few deliberate
+mistakes.
 Usage: gen-programs.py OUTDIR COUNT [SEED]"""
 import os
 import random
@@ -24,6 +25,23 @@ def text(s):
     return "[" + ", ".join(map(str, s)) + "]"
 
 
+def literal(rng, s):
+    """A tensor literal of shape s (rank >= 2), now and then made ragged
+    or otherwise broken."""
+    def rows(dims):
+        if not dims:
+            return rng.choice(["0", "1", "-1", "0.5", "-2e-3", "3.25", "-0"])
+        parts = [rows(dims[1:]) for _ in range(dims[0])]
+        if rng.random() < 0.03:
+            parts = parts[:-1] or parts + parts
+        return "[" + ", ".join(parts) + "]"
+    t = rows(s)
+    if rng.random() < 0.05:
+        t = rng.choice([t[:-1], t.replace(",", "", 1), t.replace("0", "a", 1),
+                        "[[]]", t + "]"])
+    return t
+
+
 def volume(s):
     v = 1
     for d in s:
@@ -39,7 +57,9 @@ def program(rng):
         if not names or c < 0.25:
             s = shape(rng)
             kind = rng.choice(["parameter", "input", "leaf"])
-            if rng.random() < 0.8:
+            if len(s) >= 2 and volume(s) <= 64 and rng.random() < 0.4:
+                expr, sh = "%s %s" % (kind, literal(rng, s)), s
+            elif rng.random() < 0.8:
                 expr, sh = "%s %s" % (kind, text(s)), s
             else:
                 expr, sh = "%s %s" % (kind, rng.choice(["0.5", "-1", "1e39", "0", "nan"])), []

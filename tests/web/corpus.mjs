@@ -4,9 +4,10 @@
 // seed.  Most programs read (the generator tracks shapes so operands fit);
 // some are broken on purpose (an unknown name, mismatched shapes, a stray
 // character, a bad shape, an axis out of range), so diagnostics are
-// compared too.  The mix covers every source, operator and function, rank-0
-// broadcasting, reassigned names, keywords used as names, comments, blank
-// lines, CRLF line ends, non-ASCII text and numbers in exponent form.
+// compared too.  The mix covers every source (tensor literals included),
+// operator and function, rank-0 broadcasting, reassigned names, keywords used
+// as names, comments, blank lines, CRLF line ends, non-ASCII text and
+// numbers in exponent form.
 
 // splitmix32-ish: small, fast, deterministic.
 function rng(seed) {
@@ -35,6 +36,15 @@ const NAMES = ['a', 'b', 'c', 'h', 'w', 'x', 'y', 'z', 'loss', 'error', 'hidden'
 const shapeText = (s) => `[${s.join(', ')}]`;
 const same = (a, b) => a.length === b.length && a.every((d, i) => d === b[i]);
 
+// A tensor literal of the shape (rank >= 2): its elements are numbers of the
+// list, a third of them negative.
+function literalText(shape, r) {
+  if (shape.length === 0) return (r.chance(0.3) ? '-' : '') + r.pick(NUMBERS);
+  const rows = [];
+  for (let k = 0; k < shape[0]; k++) rows.push(literalText(shape.slice(1), r));
+  return `[${rows.join(', ')}]`;
+}
+
 function program(r) {
   const env = [];            // [{name, shape}]
   const lines = [];
@@ -47,6 +57,7 @@ function program(r) {
     const kind = r.pick(['parameter', 'parameter', 'input', 'leaf']);
     if (r.chance(0.4)) return { text: `${kind} ${r.pick(NUMBERS)}`, shape: [] };
     const shape = r.pick(SHAPES);
+    if (shape.length >= 2 && r.chance(0.4)) return { text: `${kind} ${literalText(shape, r)}`, shape };
     return { text: `${kind} ${shapeText(shape)}`, shape };
   };
   const value = (depth) => {
@@ -122,6 +133,9 @@ function program(r) {
     'bad = broadcast(parameter [2], [2, 2])',
     `bad = ${'('.repeat(300)}1${')'.repeat(300)}`,
     'bad = parameter [100000, 100000]',
+    'bad = leaf [[1, 2], [3]]',
+    'bad = input [[1, x]]',
+    'bad = parameter [[0.5, -1]',
   ]);
 
   for (let i = 0; i < statements; i++) {

@@ -129,12 +129,14 @@ test('samples, with each choice: native == wasm', { skip }, (t) => {
 });
 
 test(`a generated corpus of ${count} programs: native == wasm`, { skip }, (t) => {
-  let read = 0, refused = 0;
+  let read = 0, refused = 0, literals = 0;
   for (const { name, program, choices } of corpus(count, 20240601)) {
     const j = compare(engine, name, program, choices);
     if (j.diagnostics.length) refused++; else read++;
+    if (program.includes('[[') && !j.diagnostics.length) literals++;
   }
-  t.diagnostic(`${read} read, ${refused} refused`);
+  t.diagnostic(`${read} read, ${refused} refused, ${literals} read with tensor literals`);
+  assert.ok(literals > 10, 'some programs that read hold tensor literals');
   assert.ok(read > count / 2, 'most generated programs read');
   assert.ok(refused > 10, 'some generated programs are refused');
 });

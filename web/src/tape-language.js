@@ -17,6 +17,17 @@ const tapeParser = {
     state.lineStart = false;
     if (stream.match(/^#.*/)) return 'comment';
     if (stream.match(/^(\d[\d.]*|\.\d[\d.]*)([eE][+-]?[\d.]*)?/)) return 'number';
+    if (stream.match(/^\[\s*\[/, false)) {
+      // A tensor literal (docs/decisions.md D21): up to its balanced `]`,
+      // on this line.
+      let depth = 0;
+      do {
+        const c = stream.next();
+        if (c === '[') depth++;
+        else if (c === ']') depth--;
+      } while (depth > 0 && !stream.eol());
+      return depth === 0 ? 'literal' : 'invalid';
+    }
     if (stream.match(/^\[[^\]\n]*\]/)) return 'shape';
     if (stream.match(/^\[/)) return 'invalid';
     const word = stream.match(/^[A-Za-z_]\w*/);
@@ -38,6 +49,7 @@ const tapeParser = {
     comment: t.lineComment,
     number: t.number,
     shape: t.squareBracket,
+    literal: t.number,
     definition: t.definition(t.variableName),
     source: t.keyword,
     function: t.function(t.variableName),
