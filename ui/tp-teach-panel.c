@@ -921,12 +921,13 @@ tp_teach_panel_build_train (TpTeachPanel *self)
   GtkWidget *look = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *body = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *side = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
 
   self->train_steps = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, TP_TRAIN_MAX_STEPS, 1));
   gtk_spin_button_set_value (self->train_steps, TRAIN_DEFAULT_STEPS);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->train_steps),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Steps"), -1);
-  tp_teach_panel_labelled (controls, _("S_teps"), GTK_WIDGET (self->train_steps));
+  tp_teach_panel_labelled (controls, _("Ste_ps"), GTK_WIDGET (self->train_steps));
   self->train_rate = GTK_ENTRY (gtk_entry_new ());
   gtk_editable_set_text (GTK_EDITABLE (self->train_rate), TRAIN_DEFAULT_RATE);
   gtk_editable_set_width_chars (GTK_EDITABLE (self->train_rate), 8);
@@ -964,17 +965,8 @@ tp_teach_panel_build_train (TpTeachPanel *self)
   gtk_widget_set_visible (GTK_WIDGET (self->train_stop), FALSE);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->train_stop), _("Select the node where the value was born"));
   g_signal_connect_swapped (self->train_stop, "clicked", G_CALLBACK (tp_teach_panel_train_stop_cb), self);
-  gtk_box_append (GTK_BOX (side), GTK_WIDGET (self->train_at));
   gtk_box_append (GTK_BOX (side), GTK_WIDGET (self->train_parameters));
   gtk_box_append (GTK_BOX (side), GTK_WIDGET (self->train_stop));
-  {
-    GtkWidget *scrolled = tp_teach_panel_scrolled (side);
-
-    gtk_widget_set_size_request (scrolled, 300, -1);
-    gtk_widget_set_hexpand (scrolled, FALSE);
-    gtk_box_append (GTK_BOX (body), scrolled);
-  }
-  gtk_box_append (GTK_BOX (page), body);
 
   self->train_scrubber = GTK_RANGE (gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0, 1, 1));
   gtk_scale_set_draw_value (GTK_SCALE (self->train_scrubber), FALSE);
@@ -984,8 +976,20 @@ tp_teach_panel_build_train (TpTeachPanel *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->train_scrubber),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Look at step"), -1);
   g_signal_connect_swapped (self->train_scrubber, "value-changed", G_CALLBACK (tp_teach_panel_look), self);
-  tp_teach_panel_labelled (look, _("Look at _step"), GTK_WIDGET (self->train_scrubber));
-  gtk_box_append (GTK_BOX (page), look);
+  tp_teach_panel_labelled (look, _("Loo_k at step"), GTK_WIDGET (self->train_scrubber));
+
+  /* beside the curve, so it keeps the panel's height: the step looked at,
+   * the loss there, the parameters after it */
+  gtk_box_append (GTK_BOX (column), look);
+  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->train_at));
+  gtk_box_append (GTK_BOX (column), tp_teach_panel_scrolled (side));
+  gtk_widget_set_size_request (column, 340, -1);
+  gtk_widget_set_hexpand (column, FALSE);
+  /* wrapped, not widened: the curve keeps the rest of the width */
+  gtk_label_set_max_width_chars (self->train_at, 36);
+  gtk_label_set_max_width_chars (self->train_parameters, 36);
+  gtk_box_append (GTK_BOX (body), column);
+  gtk_box_append (GTK_BOX (page), body);
   return page;
 }
 
