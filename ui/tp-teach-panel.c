@@ -884,6 +884,16 @@ tp_teach_panel_build_steps (TpTeachPanel *self)
   gtk_box_append (GTK_BOX (controls), scale);
   gtk_box_append (GTK_BOX (page), controls);
 
+  {
+    GtkLabel *legend = tp_teach_panel_new_line ();
+
+    gtk_label_set_label (legend, _("In the picture: veiled, not computed yet; green outline, computed and held; "
+                                   "greyed, computed and freed; purple, a share and the running sum it is added to."));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (legend), gtk_label_get_label (legend));
+    gtk_label_set_selectable (legend, FALSE);
+    gtk_widget_add_css_class (GTK_WIDGET (legend), "dim-label");
+    gtk_box_append (GTK_BOX (page), GTK_WIDGET (legend));
+  }
   self->steps_reason = tp_teach_panel_new_line ();
   gtk_widget_add_css_class (GTK_WIDGET (self->steps_reason), "warning");
   gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->steps_reason));
