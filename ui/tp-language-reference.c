@@ -54,13 +54,16 @@ static const TpLanguageLimit limits[] = {
   { N_("name length"), "64" },
   { N_("expression nesting"), "256" },
   { N_("axes in a shape"), "16" },
+  { N_("elements in a tensor literal"), "2^22" },
+  { N_("axes in a tensor literal"), "16" },
 };
 
 /* Sentences of docs/language.md, its backticks dropped. */
 static const TpLanguageProse prose[] = {
   { TP_LANGUAGE_PROGRAM, N_("A program is one statement a line: name = expression. Blank lines and comment-only lines are allowed.") },
   { TP_LANGUAGE_PROGRAM, N_("A name may be assigned more than once; a use of the name refers to its latest assignment so far.") },
-  { TP_LANGUAGE_SOURCE, N_("S is a shape or a number.") },
+  { TP_LANGUAGE_SOURCE, N_("S is a shape, a number or a tensor literal.") },
+  { TP_LANGUAGE_SOURCE, N_("A literal gives a payload holding its elements in row-major order (numpy's order), rounded to f32 one by one as numbers are: x = leaf [[0, 0], [0, 1], [1, 0], [1, 1]] is a [4, 2] constant") },
   { TP_LANGUAGE_OPERATOR, N_("*, / and @ bind equally tightly, so a * b @ c is (a * b) @ c.") },
   { TP_LANGUAGE_OPERATOR, N_("+ - * / need equal shapes.") },
   { TP_LANGUAGE_FUNCTION, N_("The axis k is a number literal, at least 0 and whole (1, 1.0).") },
