@@ -300,6 +300,10 @@ serve (void)
 {
   int out = dup (STDOUT_FILENO);
   int null = open ("/dev/null", O_WRONLY);
+  /* For the ui tests only: hold every layout back this long, so a test
+   * can watch what the app shows while a layout is slow on any machine. */
+  const char *delay = g_getenv ("TP_LAYOUT_WORKER_TEST_DELAY_MS");
+  gulong delay_us = delay != NULL ? strtoul (delay, NULL, 10) * 1000 : 0;
 
   if (out < 0)
     return 1;
@@ -327,6 +331,8 @@ serve (void)
         }
       dot[head[1]] = '\0';
       reply = g_byte_array_new ();
+      if (delay_us > 0 && delay_us <= 10 * G_USEC_PER_SEC)
+        g_usleep (delay_us);
       answer (head[0], dot, reply);
       free (dot);
       sent = write_all (out, &reply->len, sizeof reply->len) && write_all (out, reply->data, reply->len);

@@ -1167,9 +1167,20 @@ test_picture_pane_zoom_pan (void)
 /* A new program whose layout takes a while (thirty chained statements:
  * about two seconds of graphviz here) keeps the last picture up with the
  * stale badge until its own is shown; a quick one shows no badge. */
+/* Run in a process of its own whose layout worker holds every layout
+ * back 600 ms (TP_LAYOUT_WORKER_TEST_DELAY_MS), so the layout is slow
+ * however fast the machine. */
 static void
 test_picture_pane_stale_while_laying_out (void)
 {
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_setenv ("TP_LAYOUT_WORKER_TEST_DELAY_MS", "600", TRUE);
+  {
   g_autofree char *text = tp_samples_dup_text ("readme");
   g_autoptr(GString) slow = g_string_new ("x = input [2]\na0 = parameter [2]\n");
   Pane pane = { NULL };
@@ -1201,6 +1212,7 @@ test_picture_pane_stale_while_laying_out (void)
   g_assert_true (tp_test_wait_until (pane_settled, &pane, 20));
   g_assert_false (tp_picture_view_get_stale (pane.view));
   pane_close (&pane);
+  }
 }
 
 /* The screen's DOT (tp-picture-screen.h): for every sample, the legend
