@@ -1509,8 +1509,9 @@ session_json (const TpSession *s, const TpTrain *train)
   tp_buf_putc (&out, ']');
   json_ours (s, &out);
   json_map (s, &out);
-  /* Every node's value, named or not, gradient included, last: what is
-   * left of the budget after the fields above. */
+  /* Every node's op and value, named or not, gradient included, last:
+   * what is left of the budget after the fields above.  The op lets a
+   * front end name a node ("node 10 Add") without reading any text. */
   tp_json_key (&out, "nodes", false);
   tp_buf_putc (&out, '[');
   for (TpNode i = 0; ok && i < s->prog.tape.len; i++)
@@ -1519,6 +1520,9 @@ session_json (const TpSession *s, const TpTrain *train)
         tp_buf_putc (&out, ',');
       tp_buf_puts (&out, "{\"node\":");
       tp_buf_u64 (&out, i);
+      tp_buf_puts (&out, ",\"op\":");
+      tp_json_string (&out, tp_op_info[s->prog.tape.op[i]].name,
+                      strlen (tp_op_info[s->prog.tape.op[i]].name));
       tp_buf_putc (&out, ',');
       tp_json_tensor_fields (&out, s->values[i], &s->prog.tape.shape[i],
                              &budget);

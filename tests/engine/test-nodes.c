@@ -28,29 +28,29 @@ test_every_node (void)
   g_assert_cmpfloat (v[0], ==, -8.0f);
   g_assert_null (tp_session_node_value (s, 23, NULL, NULL));
   g_assert_true (g_str_has_suffix (json,
-    ",\"nodes\":[{\"node\":0,\"shape\":[],\"data\":[0]},"
-    "{\"node\":1,\"shape\":[],\"data\":[2]},"
-    "{\"node\":2,\"shape\":[],\"data\":[4]},"
-    "{\"node\":3,\"shape\":[],\"data\":[0]},"
-    "{\"node\":4,\"shape\":[],\"data\":[-4]},"
-    "{\"node\":5,\"shape\":[],\"data\":[16]},"
-    "{\"node\":6,\"shape\":[],\"data\":[1]},"
-    "{\"node\":7,\"shape\":[],\"data\":[-4]},"
-    "{\"node\":8,\"shape\":[],\"data\":[-4]},"
-    "{\"node\":9,\"shape\":[],\"data\":[0]},"
-    "{\"node\":10,\"shape\":[],\"data\":[-4]},"
-    "{\"node\":11,\"shape\":[],\"data\":[-8]},"
-    "{\"node\":12,\"shape\":[],\"data\":[8]},"
-    "{\"node\":13,\"shape\":[],\"data\":[0]},"
-    "{\"node\":14,\"shape\":[],\"data\":[-8]},"
-    "{\"node\":15,\"shape\":[],\"data\":[0]},"
-    "{\"node\":16,\"shape\":[],\"data\":[8]},"
-    "{\"node\":17,\"shape\":[],\"data\":[-16]},"
-    "{\"node\":18,\"shape\":[],\"data\":[-0]},"   /* -8 * 0 */
-    "{\"node\":19,\"shape\":[],\"data\":[0]},"
-    "{\"node\":20,\"shape\":[],\"data\":[-16]},"
-    "{\"node\":21,\"shape\":[],\"data\":[0]},"
-    "{\"node\":22,\"shape\":[],\"data\":[0]}]}\n"));
+    ",\"nodes\":[{\"node\":0,\"op\":\"Parameter\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":1,\"op\":\"Input\",\"shape\":[],\"data\":[2]},"
+    "{\"node\":2,\"op\":\"Input\",\"shape\":[],\"data\":[4]},"
+    "{\"node\":3,\"op\":\"Mul\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":4,\"op\":\"Sub\",\"shape\":[],\"data\":[-4]},"
+    "{\"node\":5,\"op\":\"Mul\",\"shape\":[],\"data\":[16]},"
+    "{\"node\":6,\"op\":\"Leaf\",\"shape\":[],\"data\":[1]},"
+    "{\"node\":7,\"op\":\"Mul\",\"shape\":[],\"data\":[-4]},"
+    "{\"node\":8,\"op\":\"Mul\",\"shape\":[],\"data\":[-4]},"
+    "{\"node\":9,\"op\":\"Leaf\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":10,\"op\":\"Add\",\"shape\":[],\"data\":[-4]},"
+    "{\"node\":11,\"op\":\"Add\",\"shape\":[],\"data\":[-8]},"
+    "{\"node\":12,\"op\":\"Neg\",\"shape\":[],\"data\":[8]},"
+    "{\"node\":13,\"op\":\"Leaf\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":14,\"op\":\"Add\",\"shape\":[],\"data\":[-8]},"
+    "{\"node\":15,\"op\":\"Leaf\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":16,\"op\":\"Add\",\"shape\":[],\"data\":[8]},"
+    "{\"node\":17,\"op\":\"Mul\",\"shape\":[],\"data\":[-16]},"
+    "{\"node\":18,\"op\":\"Mul\",\"shape\":[],\"data\":[-0]},"   /* -8 * 0 */
+    "{\"node\":19,\"op\":\"Leaf\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":20,\"op\":\"Add\",\"shape\":[],\"data\":[-16]},"
+    "{\"node\":21,\"op\":\"Leaf\",\"shape\":[],\"data\":[0]},"
+    "{\"node\":22,\"op\":\"Add\",\"shape\":[],\"data\":[0]}]}\n"));
   tp_session_free (s);
 }
 
@@ -65,7 +65,7 @@ test_budget (void)
   const char *nodes = strstr (json, ",\"nodes\":[");
 
   g_assert_nonnull (nodes);
-  g_assert_nonnull (strstr (nodes, "{\"node\":0,\"shape\":[1024,1024],"
+  g_assert_nonnull (strstr (nodes, "{\"node\":0,\"op\":\"Input\",\"shape\":[1024,1024],"
                                    "\"data\":null,\"elided\":true}"));
   g_assert_nonnull (tp_session_node_value (s, 0, NULL, NULL));
   tp_session_free (s);
