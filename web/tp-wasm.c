@@ -14,7 +14,12 @@
  *     observe: observe_len bytes of names, each ended by '\n'; 0 for none.
  *   Returns the engine's status (0 read, 1 refused, 2 out of memory).
  *   tp_wasm_json () / tp_wasm_json_length () then give the JSON, which
- *   stays valid until the next tp_wasm_read. */
+ *   stays valid until the next tp_wasm_read.
+ *
+ *   tp_wasm_reading (which) / tp_wasm_reading_length (which): the text of
+ *   one reading of the last tp_wasm_read (a TpReading: the JSON holds
+ *   only the readings the page shows in full; the check tab wants the
+ *   check reading's own text), borrowed, valid until the next read. */
 #include <emscripten/emscripten.h>
 
 #include <stdlib.h>
@@ -32,6 +37,8 @@ int         tp_wasm_read        (const char *source,
                                  int         exact);
 const char *tp_wasm_json        (void);
 size_t      tp_wasm_json_length (void);
+const char *tp_wasm_reading     (int         which);
+size_t      tp_wasm_reading_length (int      which);
 int         tp_wasm_train       (unsigned    steps,
                                  const char *rate,
                                  size_t      rate_len);
@@ -118,6 +125,20 @@ EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_json_length (void)
 {
   return json != NULL ? json_length : sizeof no_memory_json - 1;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_reading (int which)
+{
+  if (session == NULL || which < 0 || which >= TP_N_READINGS)
+    return "";
+  return tp_session_reading (session, (TpReading) which);
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_reading_length (int which)
+{
+  return strlen (tp_wasm_reading (which));
 }
 
 /* Trains on the program of the last tp_wasm_read (tp_session_train):

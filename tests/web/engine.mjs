@@ -2,7 +2,8 @@
 //
 //   const engine = await loadEngine(BUILD_WEB_DIR);   // holds tp-engine.mjs/.wasm
 //   const { status, json } = engine.read(program, { target, observe, exact });
-//   const { ran, json, reading, svg } = engine.train(steps, '0.1');
+//   const text = engine.reading(7);                    // a TpReading of the last read
+//   const { ran, json, reading, svg, parameters } = engine.train(steps, '0.1');
 //
 // The module is the page's own build (-sENVIRONMENT=web,worker); under node
 // it is given its .wasm bytes directly, which also avoids emscripten 3.1.6's
@@ -38,7 +39,12 @@ export async function loadEngine(dir) {
         m._free(ps); m._free(pt); m._free(po);
       }
     },
-    // Trains on the program of the last read: { ran, json, reading, svg }.
+    // The text of one reading (a TpReading index) of the last read.
+    reading(which) {
+      const ptr = m._tp_wasm_reading(which), len = m._tp_wasm_reading_length(which);
+      return decoder.decode(m.HEAPU8.subarray(ptr, ptr + len));
+    },
+    // Trains on the program of the last read: { ran, json, reading, svg, parameters }.
     train(steps, rate) {
       const r = encoder.encode(String(rate));
       const pr = put(r);
@@ -48,7 +54,7 @@ export async function loadEngine(dir) {
           const ptr = m._tp_wasm_train_text(k), len = m._tp_wasm_train_length(k);
           return decoder.decode(m.HEAPU8.subarray(ptr, ptr + len));
         };
-        return { ran, json: text(0), reading: text(1), svg: text(2) };
+        return { ran, json: text(0), reading: text(1), svg: text(2), parameters: text(3) };
       } finally {
         m._free(pr);
       }

@@ -50,6 +50,7 @@ function compare(engine, name, program, choices) {
   return JSON.parse(w.json);
 }
 
+const TP_READING_CHECK = 7;   // engine/include/tp-engine.h TpReading
 const MAPPED = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
 const utf8 = new TextEncoder();
 
@@ -117,6 +118,11 @@ test('samples, with each choice: native == wasm', { skip }, (t) => {
     assert.ok(plain.spec && plain.plan && plain.values && plain.dot && plain.summary, `${f}: readings are filled`);
     checkMap(f, plain);
     checkOurs(f, plain);
+    // The check tab's text (tp_wasm_reading) is the native check reading.
+    engine.read(program, {});
+    const check = spawnSync(topos, ['--reading', 'check', '-'], { input: program });
+    assert.equal(engine.reading(TP_READING_CHECK), check.stdout.toString('utf8'), `${f}: the check reading`);
+    assert.ok(engine.reading(TP_READING_CHECK).startsWith('gradient check'), `${f}: the check reading is there`);
     readings++;
     const names = [...new Set(plain.names.map((x) => x.name))];
     for (const name of names) {
