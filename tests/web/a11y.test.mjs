@@ -2,7 +2,8 @@
 // (an npm test dependency, from the build's npm folder) finds no serious or
 // critical violation in every state: the README sample, a refused program,
 // "all six", dark with the error tooltip open, a phone, the drafts list,
-// the shortcuts list and the storage warning.  Tabs and panels name each
+// the shortcuts list, the check, memory (stepping) and train tabs in light
+// and dark, and the storage warning.  Tabs and panels name each
 // other.  Screenshots go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
@@ -30,6 +31,7 @@ before(async () => {
 after(async () => { if (b) await b.close(); });
 
 const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
+const NAN = () => readFileSync(join(samplesDir, 'where-does-the-nan-come-from.tape'), 'utf8');
 
 // Runs axe in the page (evaluated through the devtools protocol: the page's
 // CSP rightly refuses an injected script) and returns the serious and
@@ -57,6 +59,35 @@ const STATES = [
   ['a phone', { viewport: { width: 390, height: 844 } }, (p) => p.goto(b.base + '#tab=values&program=' + encodeURIComponent(README()))],
   ['the drafts list open', {}, async (p) => { await p.goto(b.base); await ready(p); await p.click('#drafts-toggle'); }],
   ['the shortcuts list open', {}, async (p) => { await p.goto(b.base); await ready(p); await p.click('#keys-open'); }],
+  ...['light', 'dark'].flatMap((scheme) => [
+    [`${scheme}, the check tab of a NaN`, { colorScheme: scheme }, (p) => p.goto(b.base + '#tab=check&program=' + encodeURIComponent(NAN()))],
+    [`${scheme}, the memory chart, stepping`, { colorScheme: scheme }, async (p) => {
+      await p.goto(b.base + '#tab=memory&target=loss&observe=error&program=' + encodeURIComponent(README()));
+      await ready(p);
+      await p.click('#steps-toggle');
+      for (let i = 0; i < 10; i++) await p.keyboard.press('ArrowRight');
+    }],
+    [`${scheme}, the picture, stepping`, { colorScheme: scheme }, async (p) => {
+      await p.goto(b.base + '#tab=picture&target=loss&observe=error&program=' + encodeURIComponent(README()));
+      await ready(p);
+      await p.click('#steps-toggle');
+      for (let i = 0; i < 10; i++) await p.keyboard.press('ArrowRight');
+    }],
+    [`${scheme}, the train tab after a run`, { colorScheme: scheme }, async (p) => {
+      await p.goto(b.base + '#tab=train&program=' + encodeURIComponent(README()));
+      await ready(p);
+      await p.click('#train-run');
+      await p.waitForSelector('#train-curve svg');
+      await p.waitForFunction(() => document.querySelector('#train-parameters').textContent !== '');
+    }],
+    [`${scheme}, a refused training`, { colorScheme: scheme }, async (p) => {
+      await p.goto(b.base + '#tab=train&program=' + encodeURIComponent(README()));
+      await ready(p);
+      await p.fill('#train-steps', '20000');
+      await p.click('#train-run');
+      await p.waitForSelector('#train-error:not([hidden])');
+    }],
+  ]),
   ['the storage warning', {}, async (p) => {
     await p.addInitScript(() => Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('no', 'SecurityError'); } }));
     await p.goto(b.base);
@@ -87,7 +118,7 @@ test('tabs and panels name each other; one tab stop, arrows move between tabs', 
     assert.equal(role, 'tabpanel', `${id} controls a tab panel`);
     assert.equal(labelledBy, id, `that panel is named by ${id}`);
   }
-  assert.equal(pairs.length, 6);
+  assert.equal(pairs.length, 9, 'the six readings, check, memory and train');
   assert.deepEqual(await page.$$eval('.tabs [role="tab"]', (ts) => ts.filter((t) => t.tabIndex === 0).map((t) => t.dataset.tab)), ['spec']);
   await page.focus('#tab-spec');
   await page.keyboard.press('ArrowRight');

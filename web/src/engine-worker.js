@@ -6,8 +6,13 @@
 //       names, sources, target, observe, diagnostics, ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
+//       teach: the step-through's and check tab's facts (teachFacts)
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
+// in:  {id, train: {steps, rate}, program, ...}   out: {id, train: trainFacts}
+//      (the page runs training in a second instance of this worker, so a
+//      long training never holds back a reading)
 import { readingsHtml } from './readings.js';
+import { teachFacts } from './teach-facts.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -49,7 +54,21 @@ function heapBytes(bytes) {
   return ptr;
 }
 
-function read({ program, target, observe, exact }) {
+// The text of one reading of the last read (a TpReading index).
+const TP_READING_CHECK = 7;
+function readingText(which) {
+  const ptr = engine._tp_wasm_reading(which);
+  return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_reading_length(which)));
+}
+
+// What the session last read, so a training request recompiles only when
+// its program or choices differ.
+let lastRead = null;
+const readKey = ({ program, target, observe, exact }) => JSON.stringify([program, target || '', observe || [], !!exact]);
+
+function read(request) {
+  lastRead = readKey(request);
+  const { program, target, observe, exact } = request;
   const src = encoder.encode(program);
   const tgt = encoder.encode(target || '');
   const obs = encoder.encode((observe || []).map((n) => n + '\n').join(''));
@@ -67,6 +86,26 @@ function read({ program, target, observe, exact }) {
   }
 }
 
+// Trains on the request's program: the engine's train JSON, loss-curve SVG
+// and parameter lines.
+function train(request) {
+  if (lastRead !== readKey(request)) read(request);
+  const rate = encoder.encode(String(request.train.rate));
+  const pr = heapBytes(rate);
+  try {
+    const ran = engine._tp_wasm_train(request.train.steps, pr, rate.length);
+    const text = (k) => {
+      const ptr = engine._tp_wasm_train_text(k);
+      return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_train_length(k)));
+    };
+    if (ran < 0) return { ran, error: 'the page ran out of memory' };
+    const json = JSON.parse(text(0));
+    return { ran, json, svg: text(2), parameters: text(3), error: json.error ?? null };
+  } finally {
+    engine._free(pr);
+  }
+}
+
 self.onmessage = async (event) => {
   const request = event.data;
   try {
@@ -75,6 +114,10 @@ self.onmessage = async (event) => {
     return;   // {loadError} said why
   }
   try {
+    if (request.train) {
+      self.postMessage({ id: request.id, train: train(request) });
+      return;
+    }
     const t0 = performance.now();
     const { status, json } = read(request);
     if (request.json) {   // the whole JSON, for a download
@@ -84,6 +127,7 @@ self.onmessage = async (event) => {
     const t1 = performance.now();
     const result = JSON.parse(json);
     const html = readingsHtml(result);
+    const teach = teachFacts(result, readingText(TP_READING_CHECK));
     const t2 = performance.now();
     // Only what the page shows crosses over (tensors stay here).
     const text = {};
@@ -92,7 +136,7 @@ self.onmessage = async (event) => {
     self.postMessage({
       id: request.id, status, text, html,
       names: result.names, sources: result.sources || [], target: result.target, observe: result.observe,
-      diagnostics: result.diagnostics,
+      diagnostics: result.diagnostics, teach,
       ms: { engine: t1 - t0, markup: t2 - t1 },
     });
   } catch (error) {

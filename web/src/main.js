@@ -9,7 +9,9 @@
 //    diagnostics] hold the current readings (text exactly as the engine
 //   wrote it; the picture holds the SVG);
 //   document.body.dataset.state is "ready" once all of them show the
-//   current program and choices, "busy" while work is in flight.
+//   current program and choices, "busy" while work is in flight;
+//   [data-reading=check|check-verdict|memory] the check tab (the check
+//   reading's text, the verdict from the JSON) and the memory chart's SVG.
 import { EditorState } from '@codemirror/state';
 import {
   EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter,
@@ -20,9 +22,10 @@ import { bracketMatching, indentOnInput } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 
 import { tapeSupport } from './tape-language.js';
-import { TABS, VIEWS, formatHash, parseHash } from './state.js';
+import { TABS, TEACH_TABS, VIEWS, formatHash, parseHash } from './state.js';
 import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 import { showSourceSpan, sourceSpan } from './source-span.js';
+import { createTeach } from './teach.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
@@ -255,6 +258,7 @@ function read() {
     exact: state.exact,
   };
   latestRequest = request;
+  teach.programChanged(requestKey(request));
   // Printing shows the whole program (the editor draws only what is on screen).
   $('#print-program').textContent = state.program;
   work.engine = true;
@@ -402,6 +406,7 @@ function showResult(msg) {
   }
   shown = { ok: !refused, text: msg.text };
   showChoiceNote();
+  teach.show(msg.teach, refused);
   showPicture(msg.text.dot, refused);
   applySelection();
   updateDownloads();
@@ -797,17 +802,25 @@ $('#download-mlir').onclick = () => {
 function applySelection() {
   for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
   showSourceSpan(view, selected === null ? null : lastSources[selected]);
-  if (selected === null) return;
-  for (const el of document.querySelectorAll(`.readings [data-node="${selected}"]`)) el.classList.add('sel');
-  for (const el of document.querySelectorAll(`.readings [data-ref="${selected}"]`)) el.classList.add('sel-ref');
+  if (selected !== null) {
+    for (const el of document.querySelectorAll(`.readings [data-node="${selected}"]`)) el.classList.add('sel');
+    for (const el of document.querySelectorAll(`.readings [data-ref="${selected}"]`)) el.classList.add('sel-ref');
+  }
+  teach.selectionApplied();
 }
 
+// A click selects a node, or clears it when it was selected.
 function select(node, origin) {
-  selected = selected === node ? null : node;
+  showSelected(selected === node ? null : node, origin);
+}
+
+// Selects node (null: none) in every reading and brings it into view.
+function showSelected(node, origin = null) {
+  selected = node;
   applySelection();
   if (selected === null) return;
   // Bring the node into view in every other visible pane.
-  for (const name of TABS) {
+  for (const name of [...TABS, 'memory']) {
     const pane = paneEl(name);
     if (pane === origin || pane.offsetParent === null) continue;
     const hit = pane.querySelector(`[data-reading] [data-node="${selected}"]`);
@@ -847,6 +860,19 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && selected !== null) { selected = null; applySelection(); }
 });
 
+// The teaching panes (teach.js) select through here and train the
+// program the page reads now.
+function requestKey(r) {
+  return JSON.stringify([r.program, r.target, r.observe, r.exact]);
+}
+const teach = createTeach({
+  select: (node) => { if (node !== selected) showSelected(node); },
+  get selected() { return selected; },
+  request: () => ({ program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact }),
+  requestKey,
+  target: () => used.target,
+});
+
 /* ------------------------------------------------- choices, tabs, hash */
 
 function writeHash() {
@@ -861,7 +887,7 @@ function showView(tab) {
     b.setAttribute('aria-selected', String(b.dataset.tab === state.tab));
     b.tabIndex = b.dataset.tab === state.tab ? 0 : -1;   // one tab stop; arrows move between tabs
   }
-  for (const name of TABS) paneEl(name).classList.toggle('active', name === state.tab);
+  for (const name of [...TABS, ...TEACH_TABS]) paneEl(name).classList.toggle('active', name === state.tab);
   showDeferred();
   applyZoom();
 }

@@ -7,7 +7,9 @@
 // `stablehlo` and `picture`.
 
 export const TABS = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'picture'];
-export const VIEWS = [...TABS, 'tiled'];
+// The teaching tabs (teach.js): not among the six "all six" tiles.
+export const TEACH_TABS = ['check', 'memory', 'train'];
+export const VIEWS = [...TABS, ...TEACH_TABS, 'tiled'];
 const TAB_ALIASES = { hlo: 'stablehlo', graph: 'picture', dot: 'picture', tile: 'tiled' };
 
 // Reads a hash ("#..." or "...") into {program?, target, observe, exact, tab}.
