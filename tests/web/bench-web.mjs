@@ -19,6 +19,10 @@
 //    longest.  Then the JS heap of the page (CDP Runtime.getHeapUsage after
 //    a garbage collection): on the README sample, after the 5,000-line
 //    program, and back on the README sample.
+// 6. The main thread's time to put one reading's result on the page
+//    (window.toposPlayground.showMs: every pane, the teaching tabs'
+//    facts included), typing into the README sample and the 300-line
+//    program with the spec, check, memory (stepping) and train tabs open.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -138,6 +142,28 @@ if (existsSync(join(site, 'index.html'))) {
   const tasks = (long) => (long.length
     ? `${long.length} tasks over 50 ms, median ${median(long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms, longest ${Math.max(...long).toFixed(0)} ms`
     : 'no task over 50 ms');
+  // 6. per reading arrival, on the main thread
+  for (const [what, program] of [['README sample', readme], ['300 lines', long300]]) {
+    const cells = [];
+    for (const tab of ['spec', 'check', 'memory', 'train']) {
+      const page = await b.page({ viewport: { width: 1440, height: 900 } });
+      await page.goto(b.base + `#tab=${tab}&program=` + encodeURIComponent(program));
+      await ready(page, 60000);
+      if (tab === 'memory') await page.click('#steps-toggle');
+      await page.evaluate(() => { window.toposPlayground.showMs.length = 0; });
+      await page.click('#editor .cm-content');
+      await page.keyboard.press('Control+End');
+      for (let burst = 0; burst < 8; burst++) {
+        await page.keyboard.type(`# typed ${burst}\n`, { delay: 35 });
+        await ready(page, 60000);
+      }
+      const ms = await page.evaluate(() => window.toposPlayground.showMs);
+      cells.push(`${tab}${tab === 'memory' ? ' (stepping)' : ''} median ${median(ms).toFixed(1)} ms, p90 ${p90(ms).toFixed(1)} ms (${ms.length})`);
+      await page.context().close();
+    }
+    console.log(`main thread per reading arrival, ${what}: ${cells.join('; ')}`);
+  }
+
   const page = await b.page({ viewport: { width: 1440, height: 900 } });
   await page.goto(b.base + '#tab=spec');
   await ready(page, 60000);

@@ -51,6 +51,7 @@ let lastText = null;               // the engine's text readings, last shown
 const stats = {
   version: VERSION, firstTextMs: null, firstReadingsMs: null,
   engineMs: [], markupMs: [], graphMs: [], graphVersion: null,
+  showMs: [],                            // main thread: one reading's result put on the page
   engineRestarts: 0, graphRestarts: 0,   // workers terminated to drop stale work
   readsNow: 0,                           // Ctrl+Enter
 };
@@ -317,7 +318,9 @@ function onEngineResult(msg) {
   }
   stats.engineMs.push(msg.ms.engine);
   stats.markupMs.push(msg.ms.markup);
+  const shownAt = performance.now();
   showResult(msg);
+  stats.showMs.push(performance.now() - shownAt);
   if (stats.firstTextMs === null) {
     stats.firstTextMs = performance.now();
     document.body.classList.add('loaded');

@@ -3,6 +3,7 @@
 // shows a fact of the engine's JSON (picked out in the engine worker by
 // teach-facts.js) or of its training; main.js calls in when a reading
 // arrives, the selection or the picture changes, or the program changes.
+import { nodeButton } from './node-link.js';
 import { createMemoryChart } from './memory.js';
 import { createStepper, nodeLabel } from './steps.js';
 import { createTrain } from './train.js';
@@ -42,11 +43,7 @@ export function createTeach(page) {
     const born = $('nonfinite');
     born.hidden = !nf;
     if (nf) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'node-link';
-      b.dataset.node = String(nf.node);
-      b.textContent = `node ${nf.node} ${nf.op}`;
+      const b = nodeButton(nf.node, nf.op);
       const at = nf.element.length ? `, element [${nf.element.join(', ')}]` : '';
       const later = nf.inherited_by ? `; ${nf.inherited_by} later node${nf.inherited_by === 1 ? ' inherits' : 's inherit'} it` : '';
       born.replaceChildren('a non-finite value is born at ', b, `${at}: ${nf.value}${later}`);

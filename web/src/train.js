@@ -6,6 +6,8 @@
 // stop of a NaN or infinity (train JSON "stopped").  The slider looks at
 // any step K: the loss at K is losses[K]; the parameters after K steps
 // are those of a training of K steps, asked of the worker and cached.
+import { nodeButton } from './node-link.js';
+
 const DEFAULTS = { steps: '50', rate: '0.1' };
 const LOOK_DELAY_MS = 80;
 
@@ -96,11 +98,7 @@ export function createTrain(page) {
     const stopEl = $('train-stop');
     stopEl.hidden = !stop;
     if (stop) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'node-link';
-      b.dataset.node = String(stop.node);
-      b.textContent = `node ${stop.node} ${stop.op}`;
+      const b = nodeButton(stop.node, stop.op);
       const at = stop.element && stop.element.length ? ` at element [${stop.element.join(', ')}]` : '';
       stopEl.replaceChildren(`stopped at step ${stop.step}: `, b, ` gives ${stop.value}${at}`);
     }
