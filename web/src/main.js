@@ -874,6 +874,8 @@ const teach = createTeach({
   request: () => ({ program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact }),
   requestKey,
   target: () => used.target,
+  shown: (name) => paneShown(name),
+  reselect: () => applySelection(),
 });
 
 /* ------------------------------------------------- choices, tabs, hash */
@@ -892,6 +894,7 @@ function showView(tab) {
   }
   for (const name of [...TABS, ...TEACH_TABS]) paneEl(name).classList.toggle('active', name === state.tab);
   showDeferred();
+  teach.viewChanged();
   applyZoom();
 }
 

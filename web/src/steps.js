@@ -36,7 +36,9 @@ export function shareText(facts, node) {
     + ` (share ${o.count}: node ${o.share} added to the running sum, node ${o.sum})`;
 }
 
-export function createStepper(page, chart) {
+// beforeShow: called when the step-through opens (the chart it moves the
+// cursor over may not be drawn yet).
+export function createStepper(page, chart, beforeShow) {
   const $ = (id) => document.getElementById(id);
   const box = $('stepper');
   const range = $('step-range');
@@ -142,6 +144,7 @@ export function createStepper(page, chart) {
       decorate();
       return;
     }
+    beforeShow();
     show();
     range.focus();
   }
@@ -173,6 +176,7 @@ export function createStepper(page, chart) {
       if (open()) show();
     },
     decorate,
+    get open() { return open(); },
     get step() { return open() ? k : null; },
   };
 }

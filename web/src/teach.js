@@ -20,11 +20,22 @@ const OUTCOMES = {
 export function createTeach(page) {
   const $ = (id) => document.getElementById(id);
   const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'));
-  const stepper = createStepper(page, chart);
+  const stepper = createStepper(page, chart, () => drawChart());
   const train = createTrain(page);
   let facts = null;       // the last reading that read
   let hovered = null;     // the node under the pointer, or null
   let announced = null;   // the node whose sentence was last announced
+  let chartWanted = false; // the chart of `facts` is not drawn yet
+
+  // The chart is drawn only where it is seen (its tab, or the
+  // step-through's cursor), as the readings' markup is.
+  function drawChart(reselect = true) {
+    if (!chartWanted || !facts) return;
+    if (!page.shown('memory') && !stepper.open) return;
+    chartWanted = false;
+    chart.show(facts.memorySvg, facts.memory);
+    if (reselect) page.reselect();   // light the selected node's bar
+  }
 
   function showCheck(check, text) {
     const verdict = $('verdict');
@@ -87,7 +98,8 @@ export function createTeach(page) {
       if (!refused) {
         facts = next;
         showCheck(next.check, next.checkText);
-        chart.show(next.memorySvg, next.memory);
+        chartWanted = true;
+        drawChart(false);   // main.js applies the selection next
       } else if (facts === null) {
         showCheck(null, '');
       }
@@ -101,5 +113,6 @@ export function createTeach(page) {
       stepper.decorate();
     },
     programChanged: (key) => train.programChanged(key),
+    viewChanged: () => drawChart(),
   };
 }
