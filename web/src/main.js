@@ -11,7 +11,8 @@
 //   document.body.dataset.state is "ready" once all of them show the
 //   current program and choices, "busy" while work is in flight;
 //   [data-reading=check|check-verdict|memory] the check tab (the check
-//   reading's text, the verdict from the JSON) and the memory chart's SVG.
+//   reading's text, the verdict from the JSON) and the memory chart's SVG,
+//   of the last program that read (marked stale while one does not).
 import { EditorState } from '@codemirror/state';
 import {
   EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter,
