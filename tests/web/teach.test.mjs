@@ -227,7 +227,13 @@ test('training: Run shows the engine\'s curve and parameters; a step K; a refusa
   await page.fill('#train-rate', '0.05');
   await page.click('#train-run');
   await page.waitForSelector('#train-curve svg');
-  const shown = await page.$eval('#train-curve svg', (s) => s.outerHTML);
+  // The page's own additions: a name for assistive technology, the cursor at step K.
+  const shown = await page.$eval('#train-curve svg', (s) => {
+    const copy = s.cloneNode(true);
+    copy.querySelector('.train-cursor')?.remove();
+    return copy.outerHTML;
+  });
+  assert.equal(await page.locator('#train-curve svg .train-cursor').count(), 1, 'a cursor at the step looked at');
   const clean = (svg) => svg.replace(/^[\s\S]*?(?=<svg)/, '').replace(/\s(role|aria-label)="[^"]*"/g, '').trim();
   const parse = (svg) => page.evaluate((t) => new XMLSerializer().serializeToString(new DOMParser().parseFromString(t, 'image/svg+xml').documentElement), svg);
   assert.equal(await parse(clean(shown)), await parse(clean(want.svg)), 'the curve is the engine\'s SVG');
@@ -240,6 +246,8 @@ test('training: Run shows the engine\'s curve and parameters; a step K; a refusa
   await page.$eval('#train-k', (el) => { el.value = '5'; el.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForFunction((p) => document.querySelector('#train-parameters').textContent === p, five.parameters, { timeout: 10000 });
   assert.ok((await page.textContent('#train-k-text')).endsWith(` ${losses[5]}`), 'the loss at step 5');
+  const [cursorX, axis] = await page.$eval('#train-curve svg', (s) => [Number(s.querySelector('.train-cursor').getAttribute('x1')), s.querySelector('.axis').getBBox()].map((v) => (typeof v === 'number' ? v : { x: v.x, width: v.width })));
+  assert.ok(Math.abs(cursorX - (axis.x + axis.width * 5 / 20)) < 1e-6, 'the cursor at step 5 of 20 along the axis');
   await page.screenshot({ path: join(shots, 'teach-train.png') });
   // Refused: the engine's reason.
   await page.fill('#train-steps', '20000');

@@ -110,9 +110,26 @@ export function createTrain(page) {
     look(last);
   }
 
+  // A cursor over the curve at step k: the engine draws the steps evenly
+  // along its axis (step 0 at its left end, the last at its right), so
+  // the axis's box, from the DOM, places it.
+  function curveCursor(k, last) {
+    const root = $('train-curve').querySelector('svg');
+    root?.querySelector('.train-cursor')?.remove();
+    const axis = root?.querySelector('.axis');
+    if (!axis || last <= 0) return;
+    const box = axis.getBBox();
+    const x = box.x + (box.width * k) / last;
+    const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+    line.setAttribute('class', 'train-cursor');
+    for (const [a, v] of [['x1', x], ['x2', x], ['y1', box.y], ['y2', box.y + box.height]]) line.setAttribute(a, v);
+    root.append(line);
+  }
+
   // Shows the loss at step k and the parameters after k steps.
   async function look(k) {
     const losses = run.json.losses;
+    curveCursor(k, losses.length - 1);
     const target = page.target() || 'the target';
     $('train-k').setAttribute('aria-valuetext', `step ${k} of ${losses.length - 1}: ${target} ${losses[k]}`);
     $('train-k-text').textContent = `step ${k}: ${target} ${losses[k]}`;
