@@ -209,6 +209,9 @@ test('the step-through: every step selects its node in every pane; keys drive it
   await page.keyboard.type('bad = (');
   await ready(page);
   assert.match(await page.textContent('#step-why'), /does not read now/, 'stepping on the last reading that did, said so');
+  for (const pane of ['check', 'memory'])
+    assert.ok(await page.$eval(`#pane-${pane}`, (p) => p.classList.contains('teach-stale')), `the ${pane} tab is marked as of the last reading that read`);
+  assert.equal(await page.getAttribute('#verdict', 'data-outcome'), want.check.outcome, 'the check tab keeps that reading\'s verdict');
   await page.focus('#step-range');
   await page.keyboard.press('End');
   assert.equal(await page.getAttribute('#step-range', 'aria-valuetext'), `step ${steps.length} of ${steps.length}: node ${steps.at(-1)} ${want.nodes[steps.at(-1)].op}`);
