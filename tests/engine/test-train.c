@@ -407,7 +407,7 @@ test_session_untouched (void)
   tp_session_free (s);
 }
 
-/* Trains resources/samples/NAME.tape with the command its first line
+/* Trains resources/samples/NAME.tape with the command its header comment
  * suggests ("# train it: topos --train STEPS --learning-rate R ..."), and
  * asserts it ran every step and its last loss is below fraction times its
  * first.  Returns the training and, in *src, the program. */
@@ -424,7 +424,9 @@ train_sample (const char *name, double fraction, char **src)
   TpTrain *t;
 
   g_assert_true (g_file_get_contents (path, src, NULL, NULL));
-  g_assert_cmpint (sscanf (*src, "# train it: topos --train %u --learning-rate %31s",
+  g_assert_nonnull (strstr (*src, "\n# train it: "));
+  g_assert_cmpint (sscanf (strstr (*src, "\n# train it: "),
+                           "\n# train it: topos --train %u --learning-rate %31s",
                            &steps, rate), ==, 2);
   t = train_program (*src, steps, rate);
   g_assert_true (tp_train_ok (t));
