@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tp-picture-raster.h"
 #include "tp-application.h"
 
 int
@@ -24,6 +25,8 @@ main (int   argc,
 
   app = tp_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);
+  /* no picture may be drawing while the process exits */
+  tp_picture_raster_wait_idle ();
   if (status == 0 && tp_application_get_failed (app))
     status = 1;
   return status;

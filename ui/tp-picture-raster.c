@@ -138,6 +138,13 @@ raster_make (GTask        *task,
   g_task_return_pointer (task, raster, (GDestroyNotify) tp_picture_raster_free);
 }
 
+/* Rasters being drawn, so a process can wait for them before it exits:
+ * the C library's exit handlers free what Pango and HarfBuzz draw with,
+ * under a thread still drawing. */
+static GMutex busy_lock;
+static GCond busy_done;
+static guint busy;
+
 /* GIO's shared thread, lowered for the raster only (tp-priority.h). */
 static void
 raster_thread (GTask        *task,
@@ -149,6 +156,19 @@ raster_thread (GTask        *task,
 
   raster_make (task, source_object, task_data, cancellable);
   tp_priority_restore_thread (priority);
+  g_mutex_lock (&busy_lock);
+  if (--busy == 0)
+    g_cond_broadcast (&busy_done);
+  g_mutex_unlock (&busy_lock);
+}
+
+void
+tp_picture_raster_wait_idle (void)
+{
+  g_mutex_lock (&busy_lock);
+  while (busy > 0)
+    g_cond_wait (&busy_done, &busy_lock);
+  g_mutex_unlock (&busy_lock);
 }
 
 gboolean
@@ -225,6 +245,9 @@ tp_picture_raster_new_async (TpPictureLayout    *layout,
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, tp_picture_raster_new_async);
   g_task_set_task_data (task, job, (GDestroyNotify) raster_job_free);
+  g_mutex_lock (&busy_lock);
+  busy++;
+  g_mutex_unlock (&busy_lock);
   g_task_run_in_thread (task, raster_thread);
   g_object_unref (task);
 }

@@ -55,6 +55,8 @@ gboolean         tp_raster_get_areas              (double              width,
 
 /* Draws @area of @layout in GIO's thread pool, at a lowered priority;
  * @generation comes back with it.  Cancel @cancellable to drop it. */
+/* Returns once no raster is being drawn; call before the process exits. */
+void             tp_picture_raster_wait_idle      (void);
 void             tp_picture_raster_new_async      (TpPictureLayout    *layout,
                                                    const TpRasterArea *area,
                                                    guint               generation,

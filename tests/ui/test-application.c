@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "tp-picture-raster.h"
 #include "tp-application.h"
 #include "tp-document.h"
 #include "tp-editor.h"
@@ -705,6 +706,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/application/second-launch", test_application_second_launch);
@@ -716,5 +719,8 @@ main (int   argc,
   g_test_add_func ("/ui/application/present", test_application_present);
   g_test_add_func ("/ui/application/new-window-sample", test_application_new_window_sample);
 
-  return g_test_run ();
+  status = g_test_run ();
+  /* no raster thread may draw while the process exits */
+  tp_picture_raster_wait_idle ();
+  return status;
 }

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <sys/wait.h>
 
+#include "tp-picture-raster.h"
 #include "tp-document.h"
 #include "tp-engine.h"
 #include "tp-picture-layout.h"
@@ -1276,6 +1277,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/picture/layout", test_picture_layout);
@@ -1299,5 +1302,8 @@ main (int   argc,
   g_test_add_func ("/ui/picture/draw-matches-renderer", test_picture_draw_matches_renderer);
 #endif
 
-  return g_test_run ();
+  status = g_test_run ();
+  /* no raster thread may draw while the process exits */
+  tp_picture_raster_wait_idle ();
+  return status;
 }

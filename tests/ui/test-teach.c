@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "tp-picture-raster.h"
 #include "tp-document.h"
 #include "tp-loss-chart.h"
 #include "tp-memory-chart.h"
@@ -568,8 +569,13 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   tp_test_init (&argc, &argv);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     g_test_add_data_func (cases[i].path, &cases[i], run_case);
-  return g_test_run ();
+  status = g_test_run ();
+  /* no raster thread may draw while the process exits */
+  tp_picture_raster_wait_idle ();
+  return status;
 }

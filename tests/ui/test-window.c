@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 
+#include "tp-picture-raster.h"
 #include "tp-document.h"
 #include "tp-editor.h"
 #include "tp-picture-view.h"
@@ -2849,6 +2850,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   tp_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/window/builds", test_window_builds);
@@ -2890,5 +2893,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/recent", test_window_recent);
   g_test_add_func ("/ui/window/stale-lines", test_window_stale_lines);
 
-  return g_test_run ();
+  status = g_test_run ();
+  /* no raster thread may draw while the process exits */
+  tp_picture_raster_wait_idle ();
+  return status;
 }
