@@ -6,28 +6,23 @@
 // other.  Screenshots go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CHROMIUM, openBrowser, ready } from './browser.mjs';
+import { pageSuite, ready } from './browser.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 const axePath = join(build || '.', 'npm', 'node_modules', 'axe-core', 'axe.min.js');
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
 
 let b, axe;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   axe = readFileSync(axePath, 'utf8');   // a missing axe-core fails the test, it is not skipped
 });
-after(async () => { if (b) await b.close(); });
 
 const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
 

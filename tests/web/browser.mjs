@@ -89,7 +89,8 @@ export function editorText(page) {
 // The shared set-up of a page test file: where the build, the site, the
 // samples and the screenshots are, why the file cannot run (skip: false
 // when it can; under CI a missing prerequisite fails), and the browser,
-// opened before the file's tests (s.b) and closed after them.
+// opened before the file's tests (s.b; await s.open() in a before hook of
+// the file's own) and closed after them.
 export function pageSuite() {
   const build = process.env.TP_WEB_BUILD || '.';
   const s = {
@@ -102,11 +103,17 @@ export function pageSuite() {
   };
   s.skip = unmet(!existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}`
     : !existsSync(join(s.site, 'index.html')) ? `no site at ${s.site}` : false);
-  before(async () => {
-    if (s.skip) return;
-    mkdirSync(s.shots, { recursive: true });
-    s.b = await openBrowser(s.site, join(build, 'npm'));
-  });
+  // The browser, opened once (a file's own before hook may ask first).
+  let opening = null;
+  s.open = () => {
+    opening ??= (async () => {
+      mkdirSync(s.shots, { recursive: true });
+      s.b = await openBrowser(s.site, join(build, 'npm'));
+      return s.b;
+    })();
+    return opening;
+  };
+  before(async () => { if (!s.skip) await s.open(); });
   after(async () => { if (s.b) await s.b.close(); });
   return s;
 }
