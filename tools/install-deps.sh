@@ -13,7 +13,7 @@ what=${1:-all}
 core=(meson ninja-build gcc pkg-config libglib2.0-dev clang llvm libclang-rt-14-dev)
 more=(libgtk-4-dev libgtksourceview-5-dev libxtst-dev libgraphviz-dev graphviz libcairo2-dev
       libpango1.0-dev xvfb xauth dbus-daemon gvfs imagemagick desktop-file-utils appstream
-      emscripten chromium poppler-utils python3-venv cargo rustc gettext)
+      emscripten chromium poppler-utils python3-venv cargo rustc gettext librsvg2-bin)
 
 pkgs=("${core[@]}")
 [ "$what" = all ] && pkgs+=("${more[@]}")

@@ -7,28 +7,23 @@
 // other.  Screenshots go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CHROMIUM, openBrowser, ready } from './browser.mjs';
+import { pageSuite, ready } from './browser.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 const axePath = join(build || '.', 'npm', 'node_modules', 'axe-core', 'axe.min.js');
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
 
 let b, axe;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   axe = readFileSync(axePath, 'utf8');   // a missing axe-core fails the test, it is not skipped
 });
-after(async () => { if (b) await b.close(); });
 
 const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
 const NAN = () => readFileSync(join(samplesDir, 'where-does-the-nan-come-from.tape'), 'utf8');
@@ -145,10 +140,16 @@ test('the picture has a text alternative: its nodes and edges as a list', { skip
   await page.click('#picture-alt summary');
   const items = await page.$$eval('#picture-alt-list li', (lis) => lis.map((li) => [li.dataset.altNode, li.textContent]));
   assert.equal(items.length, dot);
-  assert.deepEqual(items.find(([n]) => n === '0'), ['0', '0 Parameter, w, [] = 0']);
-  assert.deepEqual(items.find(([n]) => n === '3'), ['3', '3 Mul, []; operands: node 0, node 1'], 'the spec says 3 Mul 0, 1');
-  assert.deepEqual(items.find(([n]) => n === '6'), ['6', '6 Leaf, [] = 1, seed'], 'the seed has no operands (its gradient edges are drawn backwards)');
-  assert.deepEqual(items.find(([n]) => n === '4'), ['4', '4 Sub, error, [], observed; operands: node 3, node 2'], 'the spec says 4 Sub 3, 2');
+  assert.deepEqual(items.map(([n]) => Number(n)), [...items.map(([n]) => Number(n))].sort((x, y) => x - y), 'in node order');
+  // What the engine's JSON says of each node: its op, name, shape, value
+  // and operands (the derivative reading's map), not the picture's text.
+  assert.deepEqual(items.find(([n]) => n === '0'), ['0', '0 Parameter w, shape [], value 0']);
+  assert.deepEqual(items.find(([n]) => n === '3'), ['3', '3 Mul, shape [], value 0; operands: node 0, node 1'], 'the spec says 3 Mul 0, 1');
+  assert.deepEqual(items.find(([n]) => n === '6'), ['6', '6 Leaf, shape [], value 1'], 'the seed has no operands (its gradient edges are drawn backwards)');
+  assert.deepEqual(items.find(([n]) => n === '4'), ['4', '4 Sub error, shape [], value -4; operands: node 3, node 2'], 'the spec says 4 Sub 3, 2');
+  // Each node of the picture is named by the words it shows, then the same.
+  const name = await page.getAttribute('[data-reading="picture"] g.node[data-node="4"]', 'aria-label');
+  assert.ok(name.startsWith('4 Sub error') && name.endsWith(': 4 Sub error, shape [], value -4; operands: node 3, node 2'), name);
   await page.locator('#picture-alt').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, 'a11y-picture-as-text.png') });
   assert.deepEqual(await violations(page), [], 'axe, with the list open');

@@ -1,6 +1,10 @@
 // Benchmark of the web build; prints figures, asserts nothing.
 //
-//   node tests/web/bench-web.mjs WASM_BUILD [NATIVE_BUILD]
+//   node tests/web/bench-web.mjs [--save FILE] [--before FILE] WASM_BUILD [NATIVE_BUILD]
+//
+// --save writes the page's figures (sections 3 to 5) as JSON; --before
+// reads such a file from an earlier run (another commit, built side by
+// side) and prints each figure beside it with the ratio before / after.
 //
 // 1. Shipped sizes: every file of WASM_BUILD/web/site, raw and gzip -9.
 // 2. Engine time, wasm against native, on the samples (resources/samples):
@@ -24,15 +28,24 @@
 //    facts included), typing into the README sample and the 300-line
 //    program with the spec, check, memory (stepping) and train tabs open.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { openBrowser, ready } from './browser.mjs';
 
-const [wasmBuild, nativeBuild] = process.argv.slice(2).map((p) => p && resolve(p));
+const argv = process.argv.slice(2);
+const option = (name) => {
+  const i = argv.indexOf(name);
+  return i < 0 ? null : resolve(argv.splice(i, 2)[1]);
+};
+const saveTo = option('--save'), beforeFrom = option('--before');
+const [wasmBuild, nativeBuild] = argv.map((p) => p && resolve(p));
+// The page's figures by name (ms, or bytes for the heap), for --save and --before.
+const figures = {};
+const figure = (name, value) => { figures[name] = value; return value; };
 if (!wasmBuild) {
-  console.error('usage: bench-web.mjs WASM_BUILD [NATIVE_BUILD]');
+  console.error('usage: bench-web.mjs [--save FILE] [--before FILE] WASM_BUILD [NATIVE_BUILD]');
   process.exit(2);
 }
 const web = join(wasmBuild, 'web');
@@ -100,6 +113,8 @@ if (existsSync(join(site, 'index.html'))) {
     worker.push(s.engineMs[0]);
     await page.context().close();
   }
+  figure('load: first text readings', median(text));
+  figure('load: all six', median(all));
   console.log(`page (median of 5 loads): first text readings ${median(text).toFixed(0)} ms after navigation, `
               + `all six with the picture ${median(all).toFixed(0)} ms; one README compile in the worker ${median(worker).toFixed(1)} ms`);
 
@@ -129,6 +144,9 @@ if (existsSync(join(site, 'index.html'))) {
       toReady.push(await page.evaluate(() => window.__readyAt - window.__lastKey));
     }
     const long = await page.evaluate(() => window.__long);
+    figure(`typing, ${what}: last key to ready, median`, median(toReady));
+    figure(`typing, ${what}: last key to ready, p90`, p90(toReady));
+    figure(`typing, ${what}: longest task`, long.length ? Math.max(...long) : 0);
     console.log(`typing, ${what}: last key to ready median ${median(toReady).toFixed(0)} ms, p90 ${p90(toReady).toFixed(0)} ms; `
                 + `main-thread tasks over 50 ms: ${long.length}${long.length ? `, longest ${Math.max(...long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms` : ''}`);
     await page.context().close();
@@ -139,9 +157,11 @@ if (existsSync(join(site, 'index.html'))) {
     ...Array.from({ length: 4997 }, (_, i) => `h${i + 1} = tanh(h${i} @ w)`), 'loss = sum(h4997 * h4997)', ''].join('\n');
   const wide = `x = parameter [2, 2]\nloss = sum(${'x * '.repeat(25000)}x)\n`;
   const tensor = 'x = parameter [1024, 1024]\ny = sum(tanh(x))\n';
-  const tasks = (long) => (long.length
-    ? `${long.length} tasks over 50 ms, median ${median(long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms, longest ${Math.max(...long).toFixed(0)} ms`
-    : 'no task over 50 ms');
+  const tasks = (what, long) => (figure(`paste, ${what}: longest task`, long.length ? Math.max(...long) : 0),
+    figure(`paste, ${what}: to ready`, pasteMs),
+    figure(`paste, ${what}: tasks over 50 ms`, long.length), long.length
+    ? `ready after ${pasteMs} ms; ${long.length} tasks over 50 ms, median ${median(long).toFixed(0)} ms, p90 ${p90(long).toFixed(0)} ms, longest ${Math.max(...long).toFixed(0)} ms`
+    : `ready after ${pasteMs} ms; no task over 50 ms`);
   // 6. per reading arrival, on the main thread
   for (const [what, program] of [['README sample', readme], ['300 lines', long300]]) {
     const cells = [];
@@ -177,24 +197,30 @@ if (existsSync(join(site, 'index.html'))) {
     window.__long = [];
     new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
   });
+  let pasteMs = 0;   // the last paste to "ready", as the test sees it
   const paste = async (program, tab) => {
     await page.click(`.tabs [data-tab="${tab}"]`);
     await page.click('#editor .cm-content');
     await page.keyboard.press('Control+a');
     await page.evaluate(() => { window.__long = []; });
+    const t0 = Date.now();
     await page.keyboard.insertText(program);
     await ready(page, 120000);
+    pasteMs = Date.now() - t0;
     await page.waitForTimeout(300);   // a task still running when ready was set
     return page.evaluate(() => window.__long);
   };
   const heapStart = await heap();
-  console.log(`paste, 5,000 lines, spec: ${tasks(await paste(long5000, 'spec'))}`);
+  console.log(`paste, 5,000 lines, spec: ${tasks('5,000 lines, spec', await paste(long5000, 'spec'))}`);
   const heapBig = await heap();
-  console.log(`paste, 5,000 lines, all six: ${tasks(await paste(long5000 + '# again\n', 'tiled'))}`);
-  console.log(`paste, a 100,000-character line, spec: ${tasks(await paste(wide, 'spec'))}`);
-  console.log(`paste, a [1024, 1024] tensor, values: ${tasks(await paste(tensor, 'values'))}`);
+  console.log(`paste, 5,000 lines, all six: ${tasks('5,000 lines, all six', await paste(long5000 + '# again\n', 'tiled'))}`);
+  console.log(`paste, a 100,000-character line, spec: ${tasks('a 100,000-character line', await paste(wide, 'spec'))}`);
+  console.log(`paste, a [1024, 1024] tensor, values: ${tasks('a [1024, 1024] tensor', await paste(tensor, 'values'))}`);
   await paste(readme, 'spec');
   const heapBack = await heap();
+  figure('heap: README sample', heapStart);
+  figure('heap: after 5,000 lines', heapBig);
+  figure('heap: back on the README sample', heapBack);
   console.log(`JS heap of the page: README sample ${mb(heapStart)}, after 5,000 lines ${mb(heapBig)}, `
               + `back on the README sample ${mb(heapBack)} (${((heapBack / heapStart - 1) * 100).toFixed(0)}% from the start)`);
   await page.context().close();
@@ -202,3 +228,16 @@ if (existsSync(join(site, 'index.html'))) {
 }
 const wasmSize = statSync(join(site, 'tp-engine.wasm')).size;
 console.log(`engine wasm: ${kb(wasmSize)}, ${kb(gzipSync(readFileSync(join(site, 'tp-engine.wasm')), { level: 9 }).length)} gzipped`);
+
+if (saveTo) writeFileSync(saveTo, JSON.stringify(figures, null, 1) + '\n');
+if (beforeFrom) {
+  const before = JSON.parse(readFileSync(beforeFrom, 'utf8'));
+  console.log('against the earlier run (before -> now, ratio before / now; ms, the heap in MB):');
+  for (const [name, now] of Object.entries(figures)) {
+    if (!(name in before)) continue;
+    const heapish = name.startsWith('heap');
+    const f = (v) => (heapish ? (v / 1048576).toFixed(1) : v.toFixed(0));
+    const ratio = now > 0 ? `${(before[name] / now).toFixed(2)}x` : before[name] > 0 ? 'all gone' : '-';
+    console.log(`  ${name.padEnd(58)} ${f(before[name]).padStart(7)} -> ${f(now).padStart(7)}   ${ratio}`);
+  }
+}

@@ -5,8 +5,18 @@
 //   const page = await b.page();      // records every request it makes
 //   await page.goto(b.base + '#...'); await ready(page);
 //   ...; await b.close();
+//
+// A page test file's set-up, from its environment (TP_WEB_BUILD,
+// TP_SAMPLES, TP_WEB_ARTIFACTS, TP_CHROMIUM):
+//
+//   const s = pageSuite();            // opens the browser before, closes it after
+//   test('...', { skip: s.skip }, async () => { const page = await s.b.page(); ... });
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+
+import { unmet } from './prereq.mjs';
 
 import { serve } from '../../web/tools/serve.mjs';
 
@@ -74,4 +84,36 @@ export function readings(page) {
 // lines so the test sees what a reader sees).
 export function editorText(page) {
   return page.evaluate(() => [...document.querySelectorAll('#editor .cm-line')].map((l) => l.textContent).join('\n'));
+}
+
+// The shared set-up of a page test file: where the build, the site, the
+// samples and the screenshots are, why the file cannot run (skip: false
+// when it can; under CI a missing prerequisite fails), and the browser,
+// opened before the file's tests (s.b; await s.open() in a before hook of
+// the file's own) and closed after them.
+export function pageSuite() {
+  const build = process.env.TP_WEB_BUILD || '.';
+  const s = {
+    build,
+    site: join(build, 'site'),
+    shots: process.env.TP_WEB_ARTIFACTS || join(build, 'screenshots'),
+    samplesDir: process.env.TP_SAMPLES,
+    b: null,
+    sample: (id) => readFileSync(join(s.samplesDir, `${id}.tape`), 'utf8'),
+  };
+  s.skip = unmet(!existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}`
+    : !existsSync(join(s.site, 'index.html')) ? `no site at ${s.site}` : false);
+  // The browser, opened once (a file's own before hook may ask first).
+  let opening = null;
+  s.open = () => {
+    opening ??= (async () => {
+      mkdirSync(s.shots, { recursive: true });
+      s.b = await openBrowser(s.site, join(build, 'npm'));
+      return s.b;
+    })();
+    return opening;
+  };
+  before(async () => { if (!s.skip) await s.open(); });
+  after(async () => { if (s.b) await s.b.close(); });
+  return s;
 }

@@ -7,32 +7,27 @@
 // Environment: as page.test.mjs; TP_NATIVE_TOPOS, when set, is the native
 // `topos` the JSON is also compared with.
 import { readSamples } from '../../web/samples-manifest.mjs';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CHROMIUM, editorText, openBrowser, READINGS, ready } from './browser.mjs';
+import { READINGS, editorText, pageSuite, ready } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 // The linear-regression sample's choice, from the one manifest.
 const lrObserve = readSamples(samplesDir).find((x) => x.id === 'linear-regression').observe;
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
 
 let b, engine;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   engine = await loadEngine(build);
 });
-after(async () => { if (b) await b.close(); });
 
 const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
 

@@ -5,19 +5,16 @@
 // unavailable or full says so.  Screenshots go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CHROMIUM, editorText, openBrowser, ready, readings } from './browser.mjs';
+import { editorText, pageSuite, readings, ready } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 
 const A = '# my own net\nw = parameter [2, 2]\nx = input [1, 2]\nloss = sum(tanh(x @ w))\n';
 const B = '# from a link\nv = parameter 3.0\nloss = v * v\n';
@@ -25,11 +22,9 @@ const B = '# from a link\nv = parameter 3.0\nloss = v * v\n';
 let b, engine;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   engine = await loadEngine(build);
 });
-after(async () => { if (b) await b.close(); });
 
 async function replaceProgram(page, text) {
   await page.click('#editor .cm-content');

@@ -7,30 +7,25 @@
 // go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs; pdftotext (poppler-utils) reads the PDF.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CHROMIUM, openBrowser, READINGS, ready } from './browser.mjs';
+import { READINGS, pageSuite, ready } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false;
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 const SIZES = { min: 11, max: 26 };   // main.js's setFontSize bounds
 
 let b, engine;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   engine = await loadEngine(build);
 });
-after(async () => { if (b) await b.close(); });
 
 // What overlaps what, in the page as drawn now.  The cheatsheet's parts
 // count only where they are visible (its column scrolls when too tall).

@@ -9,21 +9,17 @@
 // Environment: TP_WEB_BUILD (the wasm build's web/ folder, holding site/,
 // npm/ and the engine), TP_SAMPLES, TP_CHROMIUM (default
 // /usr/lib/chromium/chromium).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CHROMIUM, editorText, openBrowser, READINGS, ready, readings } from './browser.mjs';
+import { READINGS, editorText, pageSuite, readings, ready } from './browser.mjs';
 import { loadEngine } from './engine.mjs';
-import { unmet } from './prereq.mjs';
 import { readSamples } from '../../web/samples-manifest.mjs';
 
-const build = process.env.TP_WEB_BUILD;
-const site = join(build || '.', 'site');
-const shots = process.env.TP_WEB_ARTIFACTS || join(build || '.', 'screenshots');
-const samplesDir = process.env.TP_SAMPLES;
-const skip = unmet(!existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : !existsSync(join(site, 'index.html')) ? `no site at ${site}` : false);
+const s = pageSuite();   // the browser, opened before the tests and closed after them
+const { build, site, shots, samplesDir, skip } = s;
 
 const README = readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
 const TEXT = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'summary'];
@@ -31,11 +27,9 @@ const TEXT = ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'summary'];
 let b, engine;
 before(async () => {
   if (skip) return;
-  mkdirSync(shots, { recursive: true });
-  b = await openBrowser(site, join(build, 'npm'));
+  b = await s.open();
   engine = await loadEngine(build);
 });
-after(async () => { if (b) await b.close(); });
 
 // What the engine says for a program: the page must show exactly this.
 function expected(program, choices = {}) {

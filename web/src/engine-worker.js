@@ -1,9 +1,21 @@
 // The engine's Web Worker: compiles each program with the wasm engine and
 // prepares the readings' markup, so the page's thread only swaps HTML in.
+// Only what the page shows crosses over: the JSON (67 MB for a 5,000-line
+// program, most of it the map and the nodes' values) stays here.
 //
 // in:  {id, program, target, observe, exact}
-// out: {id, status, text: {reading: engine text}, html: {reading: markup},
-//       names, sources, target, observe, diagnostics, ms: {engine, markup}}
+// out: first {id, part: reading, text: engine text} for each text reading
+//      (spec, derivative, plan, stablehlo, values, dot, summary), each a
+//      message of its own, so the page takes in one at a time (a
+//      5,000-line program's readings are 17 MB), then
+//      {id, status,
+//       html: {reading: markup, one item a line} for short readings,
+//       long: {reading: {lines, starts: Int32Array (each chunk's first
+//              character), nodes: Int32Array (each line's node or -1)}}
+//             for readings past LONG_LINES lines (readings.js),
+//       names, sources: Int32Array (per node line, first, last column; -1
+//       for none), target, observe, diagnostics,
+//       ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
 //       teach: the step-through's and check tab's facts (teachFacts)
@@ -11,8 +23,14 @@
 // in:  {id, train: {steps, rate}, program, ...}   out: {id, train: trainFacts}
 //      (the page runs training in a second instance of this worker, so a
 //      long training never holds back a reading)
-import { readingsHtml } from './readings.js';
+// in:  {id: "chunk-N", chunk: {of: read id, reading, index}}
+// out: {id, html: the chunk's markup} or {id, gone: true} (a newer read came)
+// in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
+// out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
+//      (picture-facts.js; for the picture's nodes, once it is drawn)
+import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
 import { teachFacts } from './teach-facts.js';
+import { factSources, nodeFacts } from './picture-facts.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -106,12 +124,48 @@ function train(request) {
   }
 }
 
+// The last read's readings, prepared: the page asks for a long reading's
+// chunks as they come near the screen.
+let last = { id: null, preps: null, facts: null };
+
+// Where each chunk of CHUNK_LINES lines starts in text (UTF-16 units).
+function chunkStarts(text, lines) {
+  const starts = new Int32Array(Math.ceil(lines / CHUNK_LINES) + 1);
+  let at = 0;
+  for (let c = 1; c < starts.length - 1; c++) {
+    for (let k = 0; k < CHUNK_LINES; k++) at = text.indexOf('\n', at) + 1;
+    starts[c] = at;
+  }
+  starts[starts.length - 1] = text.length;
+  return starts;
+}
+
+// Per node [line, first column, last column] flat, -1 for none.
+function flatSources(sources) {
+  const out = new Int32Array(3 * sources.length).fill(-1);
+  sources.forEach((s, i) => { if (s) out.set(s, 3 * i); });
+  return out;
+}
+
 self.onmessage = async (event) => {
   const request = event.data;
   try {
     await ready;
   } catch {
     return;   // {loadError} said why
+  }
+  if (request.chunk) {
+    const { of, reading, index } = request.chunk;
+    const prep = last.id === of ? last.preps?.[reading] : null;
+    if (!prep) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, html: linesHtml(prep, index * CHUNK_LINES, (index + 1) * CHUNK_LINES).join('') });
+    return;
+  }
+  if (request.facts) {
+    const { of, nodes } = request.facts;
+    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, facts: nodeFacts(last.facts, nodes) });
+    return;
   }
   try {
     if (request.train) {
@@ -126,19 +180,29 @@ self.onmessage = async (event) => {
     }
     const t1 = performance.now();
     const result = JSON.parse(json);
-    const html = readingsHtml(result);
+    const preps = prepareReadings(result);
+    last = { id: request.id, preps, facts: factSources(result, preps) };
+    const html = {}, long = {}, transfer = [];
+    for (const [r, prep] of Object.entries(preps)) {
+      if (prep.all.length <= LONG_LINES) {
+        html[r] = linesHtml(prep);
+      } else {
+        long[r] = { lines: prep.all.length, starts: chunkStarts(result[r], prep.all.length), nodes: lineNodes(prep) };
+        transfer.push(long[r].starts.buffer, long[r].nodes.buffer);
+      }
+    }
+    const sources = flatSources(result.sources || []);
+    transfer.push(sources.buffer);
     const teach = teachFacts(result, readingText(TP_READING_CHECK));
     const t2 = performance.now();
-    // Only what the page shows crosses over (tensors stay here).
-    const text = {};
     for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
-      text[r] = result[r];
+      self.postMessage({ id: request.id, part: r, text: result[r] });
     self.postMessage({
-      id: request.id, status, text, html,
-      names: result.names, sources: result.sources || [], target: result.target, observe: result.observe,
+      id: request.id, status, html, long,
+      names: result.names, sources, target: result.target, observe: result.observe,
       diagnostics: result.diagnostics, teach,
       ms: { engine: t1 - t0, markup: t2 - t1 },
-    });
+    }, transfer);
   } catch (error) {
     self.postMessage({ id: request.id, fatal: String(error?.message || error) });
   }

@@ -27,6 +27,10 @@ import { TABS, TEACH_TABS, VIEWS, formatHash, parseHash } from './state.js';
 import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 import { showSourceSpan, sourceSpan } from './source-span.js';
 import { createTeach } from './teach.js';
+import { LongReadings } from './long-reading.js';
+import { rovingStop, stepLine } from './reading-keys.js';
+import { Announcer, sentence } from './announce.js';
+import { NodeCard, describeNodes, focusNode, nextNode, prepareNodes, readableScale, standaloneSvg } from './picture-view.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const VERSION = __TP_VERSION__;
@@ -42,7 +46,7 @@ const paneEl = (name) => document.querySelector(`[data-pane="${name}"]`);
 const state = { program: '', target: '', observe: '', exact: false, tab: 'spec' };
 let selected = null;               // the node highlighted across readings
 let lastNames = [];                // names of the last program that read
-let lastSources = [];              // per node its source span, from the engine
+let lastSources = new Int32Array(0);   // per node its source span, from the engine (flat: line, first, last; -1 none)
 let lastSvg = '';                  // the current picture's SVG text
 let lastText = null;               // the engine's text readings, last shown
 
@@ -60,9 +64,9 @@ globalThis.toposPlayground = stats;
 
 /* ---------------------------------------------------------------- busy */
 
-const work = { timer: false, engine: false, graph: false, fatal: false };
+const work = { timer: false, engine: false, graph: false, facts: false, fatal: false };
 function updateBusy() {
-  const busy = work.timer || work.engine || work.graph;
+  const busy = work.timer || work.engine || work.graph || work.facts;
   document.body.dataset.state = busy && !work.fatal ? 'busy' : 'ready';
   if (!busy && stats.firstReadingsMs === null) stats.firstReadingsMs = performance.now();
 }
@@ -92,6 +96,7 @@ function editorState(doc) {
       ]),
       tapeSupport(),
       sourceSpan(),
+      EditorView.domEventHandlers({ beforeinput: insertLongText }),
       EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
@@ -103,6 +108,20 @@ function editorState(doc) {
       }),
     ],
   });
+}
+
+// A long text, or one of several lines, inserted at once (an IME or
+// dictation commit, an automation's insertText) goes into the document as
+// one change, as a paste does: left to the browser, it lands in the
+// editable DOM as one huge text node that the browser lays out, and the
+// editor then reads back, over and over (minutes for 5,000 lines); and the
+// nodes the browser made stay alive after the editor replaced them.
+const LONG_INSERT = 2000;
+function insertLongText(e, v) {
+  if (e.inputType !== 'insertText' || typeof e.data !== 'string' || (e.data.length < LONG_INSERT && !e.data.includes('\n'))) return false;
+  e.preventDefault();
+  v.dispatch(v.state.replaceSelection(e.data.replace(/\r\n?/g, '\n')), { userEvent: 'input.type', scrollIntoView: true });
+  return true;
 }
 
 const drafts = new Drafts();
@@ -179,10 +198,12 @@ let pending = null;     // the newest request not yet sent
 let patience = null;
 
 function startEngine() {
+  textParts = new Map();   // a terminated worker's parts are not the next result's
   engineWorker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
   engineWorker.onmessage = (e) => {
     if (e.data.loadError) fatal(`the engine could not be loaded: ${e.data.loadError}`);
-    else if (typeof e.data.id === 'string') onJson(e.data);
+    else if (typeof e.data.id === 'string') onAnswer(e.data);
+    else if (e.data.part) textParts.set(e.data.part, e.data.text);
     else if (!e.data.loaded) onEngineResult(e.data);
   };
   engineWorker.onerror = (e) => {
@@ -204,10 +225,13 @@ function fatal(message) {
 }
 
 let readTimer = null;
+const announcer = new Announcer($('#announce'));
 function scheduleRead() {
+  announcer.typed();
   work.timer = true;
   updateBusy();
-  writeHash();
+  // The hash is written when the program is read, not on every key (a
+  // replaceState of a long program's URL costs milliseconds).
   // A debounce: the program is read when typing pauses for READ_DELAY_MS
   // (the timer restarts on every key), so the panes do not flip between
   // stale and fresh during a burst of keys.
@@ -225,29 +249,35 @@ function readNow() {
   read();
 }
 
-// The engine's whole JSON (what `topos --json` prints) for the request whose
-// readings are shown: asked for only when the reader downloads it.
+// Questions to the engine worker besides reads, each answered once: the
+// whole JSON (what `topos --json` prints) for the request whose readings
+// are shown, asked for only when the reader downloads it; a long
+// reading's chunk of markup; the facts of the picture's nodes.
 let latestRequest = null;
 let shownRequest = null;
-const jsonRequests = new Map();
-let jsonSeq = 0;
-function engineJson() {
+let shownId = null;   // the id of the read whose readings are shown
+const asked = new Map();   // id -> {resolve, reject}
+let askSeq = 0;
+function askEngine(kind, body) {
   return new Promise((resolve, reject) => {
-    const id = `json-${++jsonSeq}`;
-    jsonRequests.set(id, { resolve, reject });
-    engineWorker.postMessage({ ...shownRequest, id, json: true });
+    const id = `${kind}-${++askSeq}`;
+    asked.set(id, { resolve, reject });
+    engineWorker.postMessage({ ...body, id });
   });
 }
-function onJson(msg) {
-  const r = jsonRequests.get(msg.id);
-  jsonRequests.delete(msg.id);
+function engineJson() {
+  return askEngine('json', { ...shownRequest, json: true }).then((m) => m.json);
+}
+function onAnswer(msg) {
+  const r = asked.get(msg.id);
+  asked.delete(msg.id);
   if (!r) return;
   if (msg.fatal) r.reject(new Error(msg.fatal));
-  else r.resolve(msg.json);
+  else r.resolve(msg);
 }
 function dropJsonRequests() {
-  for (const r of jsonRequests.values()) r.reject(new Error('the engine was restarted; try again'));
-  jsonRequests.clear();
+  for (const r of asked.values()) r.reject(new Error('the engine was restarted; try again'));
+  asked.clear();
 }
 
 function read() {
@@ -261,6 +291,7 @@ function read() {
   };
   latestRequest = request;
   teach.programChanged(requestKey(request));
+  writeHash();
   // Printing shows the whole program (the editor draws only what is on screen).
   $('#print-program').textContent = state.program;
   work.engine = true;
@@ -294,7 +325,14 @@ function restartEngine() {
   send(next);
 }
 
+// The readings' texts of the result on its way, each in a message of its
+// own (engine-worker.js).
+let textParts = new Map();
 function onEngineResult(msg) {
+  if (!msg.fatal) {
+    msg.text = Object.fromEntries(textParts);
+    textParts = new Map();
+  }
   if (inFlight === null || msg.id !== inFlight.id) return;   // from a terminated run
   inFlight = null;
   if (patience !== null) { clearTimeout(patience); patience = null; }
@@ -312,6 +350,7 @@ function onEngineResult(msg) {
   if (msg.id !== seq) return;          // stale: a newer request is on its way
   work.engine = false;
   shownRequest = latestRequest;
+  shownId = msg.id;
   if (msg.fatal) {
     readingEl('diagnostics').textContent = `the engine failed on this program: ${msg.fatal}`;
     updateBusy();
@@ -332,7 +371,11 @@ function onEngineResult(msg) {
 /* ------------------------------------------------------------ readings */
 
 const TEXT_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];
-const deferredHtml = new Map();   // reading -> markup its hidden pane has not had yet
+const deferredHtml = new Map();   // reading -> the result whose markup its hidden pane has not had yet
+// Long readings: chunks of plain text, marked up as they come near the screen.
+const longReadings = new LongReadings(
+  (chunk) => askEngine('chunk', { chunk }).then((m) => (m.gone ? null : m.html), () => null),
+  (chunk) => { applySelection(chunk); rovingStop(chunk.closest('[data-reading]'), selected); });
 const paneShown = (name) => state.tab === 'tiled' || state.tab === name;
 
 // Puts a reading's markup (an array, one item a line: readings.js) into
@@ -362,14 +405,30 @@ function setMarkup(el, lines) {
 }
 function setPlain(el, text) {
   shownLines.delete(el);
+  longReadings.drop(el);
   el.textContent = text;
+}
+
+// Puts reading r of an engine result into its element: a short reading's
+// markup, or a long one's chunks (long-reading.js).
+function putReading(r, msg) {
+  const el = readingEl(r);
+  const long = msg.long?.[r];
+  if (long) {
+    shownLines.delete(el);
+    longReadings.show(el, { ...long, of: msg.id, reading: r, text: msg.text[r] });
+  } else {
+    longReadings.drop(el);
+    setMarkup(el, msg.html[r]);
+  }
+  rovingStop(el, selected);
 }
 
 function showDeferred() {
   let any = false;
-  for (const [r, html] of deferredHtml) {
+  for (const [r, msg] of deferredHtml) {
     if (!paneShown(r)) continue;
-    setMarkup(readingEl(r), html);
+    putReading(r, msg);
     deferredHtml.delete(r);
     any = true;
   }
@@ -383,17 +442,26 @@ function showResult(msg) {
     const pane = paneEl(r);
     if (refused && lastText !== null) {
       // Keep the last reading that worked beside the (empty) current one.
+      // (its nodes move there: a long reading is not serialised and parsed again)
       const stale = pane.querySelector('.stale');
-      if (!pane.classList.contains('refused')) stale.innerHTML = el.innerHTML;
+      if (!pane.classList.contains('refused')) {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        stale.replaceChildren(range.extractContents());
+        shownLines.delete(el);
+        longReadings.drop(el);
+      }
+    } else if (!refused) {
+      pane.querySelector('.stale').replaceChildren();   // nothing old is held
     }
     // Markup only where it is seen: a hidden pane gets the plain text (the
     // same textContent, far cheaper to swap in) and its markup when shown.
     if (paneShown(r)) {
-      setMarkup(el, msg.html[r]);
+      putReading(r, msg);
       deferredHtml.delete(r);
     } else {
       setPlain(el, msg.text[r]);
-      deferredHtml.set(r, msg.html[r]);
+      deferredHtml.set(r, msg);
     }
     pane.classList.toggle('refused', refused && lastText !== null);
   }
@@ -401,11 +469,13 @@ function showResult(msg) {
   // While a line is half typed the summary keeps the last good one, marked.
   $('#summary-stale').textContent = refused && lastText !== null ? lastText.summary : '';
   showDiagnostics(msg.diagnostics);
+  announcer.result(sentence(msg.diagnostics, msg.text.summary));
   if (!refused) {
     lastText = msg.text;
     lastNames = msg.names;
     used = { target: msg.target, observe: msg.observe };
     lastSources = msg.sources;
+    pictureTarget = msg.names.findLast((n) => n.name === msg.target)?.node ?? null;
     fillChoices();
   }
   shown = { ok: !refused, text: msg.text };
@@ -452,7 +522,25 @@ function fillChoices() {
   fillSelect($('#observe'), 'nothing extra', all, state.observe, f.observeLabel);
 }
 
+// A program with thousands of names fills its lists when one is about to
+// be used (focus or a press), not on every read.
+const EAGER_NAMES = 400;
+const lazyFills = new Map();   // select -> its full fill, not done yet
+for (const id of ['#target', '#observe']) {
+  const fillNow = (e) => { const f = lazyFills.get(e.currentTarget); if (f) { lazyFills.delete(e.currentTarget); f(); } };
+  $(id).addEventListener('focus', fillNow);
+  $(id).addEventListener('pointerdown', fillNow);
+}
 function fillSelect(select, placeholder, names, chosen, fallbackLabel) {
+  lazyFills.delete(select);
+  if (names.length > EAGER_NAMES && document.activeElement !== select) {
+    const all = names;
+    lazyFills.set(select, () => fillOptions(select, placeholder, all, chosen, fallbackLabel));
+    names = names.includes(chosen) ? [chosen] : [];
+  }
+  fillOptions(select, placeholder, names, chosen, fallbackLabel);
+}
+function fillOptions(select, placeholder, names, chosen, fallbackLabel) {
   const options = [['', placeholder], ...names.map((n) => [n, n])];
   if (chosen && !names.includes(chosen)) options.push([chosen, fallbackLabel || chosen]);
   const same = options.length === select.options.length
@@ -519,6 +607,7 @@ function showPicture(dot, refused) {
     pane.classList.toggle('refused', stale.firstChild !== null);
   } else {
     pane.classList.remove('refused');
+    stale.replaceChildren();
   }
   wantedDot = dot;
   drawWanted();
@@ -582,62 +671,67 @@ function onGraphResult(msg) {
   drawWanted();   // shows it, or lays out what is wanted now
 }
 
-let zoom = 0;   // 0: fit the pane's width; otherwise a scale factor
+let zoom = 0;   // 0: fit (as far as labels stay readable); otherwise a scale factor
+let pictureNodes = [];   // the tape nodes the picture draws
+let pictureFacts = {};   // what the engine says of them (picture-facts.js)
+let factsSeq = 0;
 function setPicture(svg, dot) {
   renderedDot = dot;
   lastSvg = svg;
   const el = readingEl('picture');
+  card.hide();
   el.innerHTML = svg.replace(/^[\s\S]*?(?=<svg)/, '');
   const root = el.querySelector('svg');
+  pictureNodes = [];
+  pictureFacts = {};
   if (root) {
     root.removeAttribute('width');
     root.removeAttribute('height');
-    root.setAttribute('role', 'img');
+    root.setAttribute('role', 'group');
     root.setAttribute('aria-label', 'the recorded graph');
-    for (const g of root.querySelectorAll('g.node')) {
-      const m = /^n(\d+)$/.exec(g.querySelector('title')?.textContent || '');
-      if (m) g.dataset.node = m[1];
-    }
+    pictureNodes = prepareNodes(root);
+    root.dataset.readable = String(readableScale(root));
   }
   describePicture(root);
-  applyZoom();
+  zoom = 0;
+  applyZoom(true);
   applySelection();
   updateDownloads();
 }
 
-// The picture as text, for those who cannot see it: each node's labels (as
-// graphviz drew them) and its operands, read off the SVG.  The engine names
-// an operand edge e{NODE}_{OPERAND} (gradient edges are drawn backwards, so
-// the arrow's direction says nothing about which node uses which).
+// The picture as text, for those who cannot see it: each drawn node's op,
+// name, shape, value and operands, from the engine's facts of the nodes
+// the picture draws (asked for once it is drawn).
 function describePicture(root) {
+  const summary = (text) => { $('#picture-alt summary').textContent = text; };
   const list = $('#picture-alt-list');
-  const nodes = root ? [...root.querySelectorAll('g.node[data-node]')] : [];
-  const operands = new Map();   // node -> [[operand index, node]]
-  let edges = 0;
-  for (const g of root ? root.querySelectorAll('g.edge') : []) {
-    const id = /^e(\d+)_(\d+)$/.exec(g.id);
-    const ends = /^n(\d+)(?::\w+)?->n(\d+)/.exec(g.querySelector('title')?.textContent || '');
-    if (!id || !ends) continue;
-    const other = ends[1] === id[1] ? ends[2] : ends[1];
-    operands.set(id[1], [...(operands.get(id[1]) || []), [Number(id[2]), other]]);
-    edges++;
+  if (!root || pictureNodes.length === 0) {
+    list.replaceChildren();
+    summary('the picture as text: nothing drawn');
+    return;
   }
-  list.replaceChildren(...nodes.map((g) => {
-    const li = document.createElement('li');
-    li.dataset.altNode = g.dataset.node;
-    const label = [...g.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(', ');
-    const ops = (operands.get(g.dataset.node) || []).sort((x, y) => x[0] - y[0]).map(([, n]) => `node ${n}`);
-    li.textContent = ops.length ? `${label}; operands: ${ops.join(', ')}` : label;
-    return li;
-  }));
-  $('#picture-alt summary').textContent = nodes.length
-    ? `the picture as text: ${nodes.length} nodes, ${edges} operand edges` : 'the picture as text: nothing drawn';
-  if (root) root.setAttribute('aria-label', `the recorded graph: ${nodes.length} nodes, ${edges} operand edges; listed as text below the picture`);
+  const id = ++factsSeq;
+  work.facts = true;
+  updateBusy();
+  const done = (facts) => {
+    if (id !== factsSeq) return;
+    work.facts = false;
+    pictureFacts = facts;
+    const edges = describeNodes(root, pictureNodes, facts, list);
+    const n = pictureNodes.length;
+    summary(`the picture as text: ${n} nodes, ${edges} operand edges`);
+    root.setAttribute('aria-label', `the recorded graph: ${n} nodes, ${edges} operand edges; listed as text below the picture`);
+    updateBusy();
+  };
+  askEngine('facts', { facts: { of: shownId, nodes: pictureNodes } })
+    .then((m) => done(m.facts || {}), () => done({}));
 }
 
-// zoom 0 fits the picture in its pane (the whole of it when that stays
-// readable, else its width); otherwise it is a scale factor.
-function applyZoom() {
+// zoom 0 fits the picture in its pane: the whole of it when its labels
+// stay readable (READABLE_PX) at that size, else its width, else the
+// readable size around the target; otherwise zoom is a scale factor.
+// opening: the picture was just drawn (the view goes to the target).
+function applyZoom(opening = false) {
   const el = readingEl('picture');
   const root = el.querySelector('svg');
   if (!root) return;
@@ -645,15 +739,30 @@ function applyZoom() {
   const width = (vb && vb.width ? vb.width : 400) * 96 / 72;
   const height = (vb && vb.height ? vb.height : 300) * 96 / 72;
   let scale = zoom;
+  const box = el.closest('.scroll');
   if (zoom === 0) {
-    const box = el.closest('.scroll');
     const w = box.clientWidth - 24, h = box.clientHeight - 24;
     if (w <= 0) return;   // the pane is hidden; showView fits it later
+    const readable = Number(root.dataset.readable) || 0.6;
     scale = Math.min(w / width, h / height, 1.5);
-    if (scale < 0.6) scale = Math.min(w / width, 1.5);
+    if (scale < readable) scale = Math.min(w / width, 1.5);
+    if (scale < readable) scale = Math.min(readable, 1.5);
   }
   root.style.width = `${Math.round(width * scale)}px`;
   el.dataset.scale = scale.toFixed(3);
+  if (zoom === 0 && (opening || box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight)) centreOnTarget(root, box);
+}
+
+// Scrolls the picture so that the target's node (else the selected one)
+// is in the middle of its box.
+let pictureTarget = null;
+function centreOnTarget(root, box) {
+  const n = selected ?? pictureTarget;
+  const g = n === null ? null : root.querySelector(`g.node[data-node="${n}"]`);
+  if (!g || box.clientWidth === 0) return;
+  const b = box.getBoundingClientRect(), r = g.getBoundingClientRect();
+  box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+  box.scrollTop += r.top + r.height / 2 - (b.top + b.height / 2);
 }
 
 function currentScale() {
@@ -711,6 +820,34 @@ const endPan = () => {
 pictureBox.addEventListener('pointerup', endPan);
 pictureBox.addEventListener('pointercancel', endPan);
 pictureBox.addEventListener('dblclick', (e) => { e.preventDefault(); zoomFit(); });
+
+// The picture's nodes by keyboard (picture-view.js): arrows, Home and End
+// move between them, Enter or Space selects; a hovered or focused node
+// shows its card.
+const card = new NodeCard(pictureBox);
+const pictureNode = (t) => (t instanceof Element ? t.closest('[data-reading="picture"] g.node[data-node]') : null);
+const NODE_KEYS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End'];
+pictureBox.addEventListener('keydown', (e) => {
+  const g = pictureNode(e.target);
+  if (!g || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'Enter' || e.key === ' ') {
+    select(Number(g.dataset.node), paneEl('picture'));
+  } else if (NODE_KEYS.includes(e.key)) {
+    const next = nextNode(readingEl('picture'), g, e.key);
+    if (next) focusNode(readingEl('picture'), next);
+  } else {
+    return;
+  }
+  e.preventDefault();
+});
+const showCard = (g) => { const n = Number(g.dataset.node); card.show(g, n, pictureFacts[n]); };
+pictureBox.addEventListener('pointerover', (e) => { const g = pictureNode(e.target); if (g && !pan?.moved) showCard(g); });
+pictureBox.addEventListener('pointerout', (e) => {
+  const g = pictureNode(e.target);
+  if (g && !g.contains(e.relatedTarget) && document.activeElement !== g) card.hide();
+});
+pictureBox.addEventListener('focusin', (e) => { const g = pictureNode(e.target); if (g) showCard(g); });
+pictureBox.addEventListener('focusout', (e) => { if (pictureNode(e.target)) card.hide(); });
 pictureBox.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === '+' || e.key === '=') zoomBy(1.25);
@@ -795,7 +932,7 @@ for (const b of document.querySelectorAll('button[data-copy]')) {
 }
 
 $('#download-svg').onclick = () => {
-  if (!pictureUnavailable()) download(`${stem()}.svg`, 'image/svg+xml', lastSvg);
+  if (!pictureUnavailable()) download(`${stem()}.svg`, 'image/svg+xml', standaloneSvg(lastSvg));
 };
 $('#download-mlir').onclick = () => {
   if (!readingsUnavailable() && shown.text.stablehlo) download(`${stem()}.mlir`, 'text/plain', shown.text.stablehlo);
@@ -803,14 +940,23 @@ $('#download-mlir').onclick = () => {
 
 /* ------------------------------------------------ cross-reading highlight */
 
-function applySelection() {
-  for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
-  showSourceSpan(view, selected === null ? null : lastSources[selected]);
-  if (selected !== null) {
-    for (const el of document.querySelectorAll(`.readings [data-node="${selected}"]`)) el.classList.add('sel');
-    for (const el of document.querySelectorAll(`.readings [data-ref="${selected}"]`)) el.classList.add('sel-ref');
+// Lights the selected node everywhere, or only inside root (a chunk of a
+// long reading that just got its markup).
+function applySelection(root = null) {
+  if (!root) {
+    for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
+    showSourceSpan(view, selected === null ? null : sourceOf(selected));
   }
-  teach.selectionApplied();
+  if (selected !== null) {
+    const within = root || document.querySelector('.readings');
+    for (const el of within.querySelectorAll(`[data-node="${selected}"]`)) el.classList.add('sel');
+    for (const el of within.querySelectorAll(`[data-ref="${selected}"]`)) el.classList.add('sel-ref');
+  }
+  if (!root) teach.selectionApplied();
+}
+// Node n's source span [line, first, last], or null.
+function sourceOf(n) {
+  return 3 * n + 2 < lastSources.length && lastSources[3 * n] >= 0 ? [...lastSources.subarray(3 * n, 3 * n + 3)] : null;
 }
 
 // A click selects a node, or clears it when it was selected.
@@ -829,6 +975,7 @@ function showSelected(node, origin = null) {
     if (pane === origin || pane.offsetParent === null) continue;
     const hit = pane.querySelector(`[data-reading] [data-node="${selected}"]`);
     if (hit) hit.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    else if (name !== 'picture') longReadings.reveal(readingEl(name), selected);
   }
 }
 
@@ -846,7 +993,17 @@ function unfold(fold) {
 
 $('.panes').addEventListener('keydown', (e) => {
   const fold = e.target instanceof Element && e.target.classList.contains('fold') ? e.target : null;
-  if (fold && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); unfold(fold); }
+  if (fold && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); unfold(fold); return; }
+  // A reading's lines (reading-keys.js): arrows move, Enter selects.
+  const line = e.target instanceof Element && e.target.matches('[data-reading] .ir-line[data-node]') ? e.target : null;
+  if (!line || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    select(Number(line.dataset.node), line.closest('.pane'));
+  } else if (['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) {
+    e.preventDefault();
+    stepLine(line.closest('[data-reading]'), line, e.key, (el, at, dir) => longReadings.more(el, at, dir));
+  }
 });
 
 $('.panes').addEventListener('click', (e) => {
@@ -881,8 +1038,13 @@ const teach = createTeach({
 
 /* ------------------------------------------------- choices, tabs, hash */
 
-function writeHash() {
-  const hash = formatHash(state);
+// A program past this many characters stays out of the address bar while
+// it is edited (the drafts keep it; a reload opens its draft): encoding it
+// into the URL on every read costs tens of milliseconds.  "copy link"
+// always puts it in.
+const HASH_PROGRAM_CHARS = 20000;
+function writeHash(full = false) {
+  const hash = formatHash(!full && state.program.length > HASH_PROGRAM_CHARS ? { ...state, program: undefined } : state);
   if (location.hash !== hash) window.history.replaceState(null, '', hash);
 }
 
@@ -978,7 +1140,7 @@ function undoSampleLoad() {
 }
 
 $('#share').addEventListener('click', async () => {
-  writeHash();
+  writeHash(true);
   const b = $('#share');
   try {
     await navigator.clipboard.writeText(location.href);

@@ -11,9 +11,12 @@
 // when node N is selected, in every reading at once (the cross-reading
 // highlight).
 
-// Past this many lines a reading is shown as plain text: a 100,000-node
-// listing stays readable and the page stays responsive.
-export const MARKUP_LINES = 4000;
+// Past this many lines a reading is long: the page shows it in chunks of
+// CHUNK_LINES lines, as plain text, and asks for a chunk's markup
+// (readingChunk) only when the chunk comes near the screen; a 75,000-line
+// listing costs the page what its screen shows, not what it holds.
+export const LONG_LINES = 1500;
+export const CHUNK_LINES = 100;
 
 // A line longer than this is shown folded: its first FOLD_HEAD and last
 // FOLD_TAIL characters, and between them a "show all" control that says how
@@ -125,50 +128,70 @@ function lineHtml(line, refs, from, to, classes, ascii, count) {
     + escapeHtml(line.slice(tail));
 }
 
-// The markup of a reading from its text and map, as an array: one item a
-// line (the page joins them, or keeps the ones it already shows).  kind is 'listing' (spec,
-// derivative, plan), 'stablehlo' or 'values'; derivedFrom, for the plan,
-// is the spec's node count (nodes at or past it were appended by
-// differentiate); marks are nodes whose lines are underlined (the results).
-// counts: a node's element count, or undefined (for folded lines).
-export function readingHtml(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [] } = {}) {
+// A reading ready to be marked up, whole or a chunk at a time: its lines,
+// where each line's refs start, and how its lines are classed.  kind is
+// 'listing' (spec, derivative, plan), 'stablehlo' or 'values'; derivedFrom,
+// for the plan, is the spec's node count (nodes at or past it were
+// appended by differentiate); marks are nodes whose lines are underlined
+// (the results); counts: a node's element count, or undefined (for folded
+// lines).
+export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [] } = {}) {
   const all = text.split('\n');
   const trailing = all.length > 0 && all[all.length - 1] === '';
   if (trailing) all.pop();
-  const classes = TOKEN_CLASSES[kind];
-  const ascii = utf8.encode(text).length === text.length;
-  const lines = map?.lines || [];
   const refs = map?.refs || [];
-  const out = [];
+  const refsAt = new Int32Array(all.length + 1);
   let r = 0;
-  for (let i = 0; i < all.length; i++) {
+  for (let i = 0; i <= all.length; i++) {
+    while (r < refs.length && refs[r][0] < i) r++;
+    refsAt[i] = r;
+  }
+  return {
+    all, trailing, refs, refsAt, kind, derivedFrom, marks, counts,
+    lines: map?.lines || [], classes: TOKEN_CLASSES[kind], ascii: utf8.encode(text).length === text.length,
+  };
+}
+
+// Each line's node, or -1 (for the page to find a node's line in a long
+// reading it has not marked up).
+export function lineNodes(prep) {
+  const out = new Int32Array(prep.all.length);
+  for (let i = 0; i < out.length; i++) out[i] = prep.lines[i]?.node ?? -1;
+  return out;
+}
+
+// The markup of lines [from, to) of a prepared reading, as an array: one
+// item a line, each in a bare span of its own, its newline included, so
+// the page can keep the lines a new reading shares with the last one.
+export function linesHtml(prep, from = 0, to = prep.all.length) {
+  const { all, refs, refsAt, lines, kind, classes, ascii, derivedFrom, marks, counts } = prep;
+  const out = [];
+  for (let i = from; i < Math.min(to, all.length); i++) {
     const line = all[i];
-    if (i >= MARKUP_LINES) {
-      out.push(escapeHtml(all.slice(i).join('\n')));   // one item: the rest, plain
-      break;
-    }
-    const from = r;
-    while (r < refs.length && refs[r][0] === i) r++;
     const { node = null, role = 'blank' } = lines[i] || {};
+    const nl = i < all.length - 1 || prep.trailing ? '\n' : '';
     if (node === null) {
-      const html = lineHtml(line, refs, from, r, kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null);
-      if (role === 'divider') out.push(`<span class="ir-divider">${html}</span>`);
-      else if (role === 'footer' || role === 'note') out.push(`<span class="ir-summary">${html}</span>`);
-      else out.push(html);
+      const html = lineHtml(line, refs, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null);
+      if (role === 'divider') out.push(`<span><span class="ir-divider">${html}</span>${nl}</span>`);
+      else if (role === 'footer' || role === 'note') out.push(`<span><span class="ir-summary">${html}</span>${nl}</span>`);
+      else out.push(`<span>${html}${nl}</span>`);
       continue;
     }
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
-    out.push(`<span class="${cls}" data-node="${node}">${lineHtml(line, refs, from, r, classes, ascii, counts[node] ?? null)}</span>`);
+    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, refs, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null)}</span>${nl}</span>`);
   }
-  // Each line's markup in a bare span of its own, its newline included, so
-  // the page can keep the lines a new reading shares with the last one.
-  return out.map((html, i) => `<span>${html}${i < out.length - 1 || trailing ? '\n' : ''}</span>`);
+  return out;
 }
 
-// Every text reading's markup from the engine's JSON.
-export function readingsHtml(result) {
+// The markup of a whole reading (see prepareReading and linesHtml).
+export function readingHtml(text, map, kind, options) {
+  return linesHtml(prepareReading(text, map, kind, options));
+}
+
+// Every text reading prepared from the engine's JSON.
+export function prepareReadings(result) {
   const marks = new Set(result.results.map((r) => r.node));
   const map = result.map || {};
   // Element counts from the shapes of the nodes' values (a folded line says
@@ -176,10 +199,17 @@ export function readingsHtml(result) {
   const counts = [];
   for (const n of result.nodes || []) counts[n.node] = (n.shape || []).reduce((a, d) => a * d, 1);
   return {
-    spec: readingHtml(result.spec, map.spec, 'listing', { counts }),
-    derivative: readingHtml(result.derivative, map.derivative, 'listing', { counts }),
-    plan: readingHtml(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts }),
-    stablehlo: readingHtml(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
-    values: readingHtml(result.values, map.values, 'values', { counts }),
+    spec: prepareReading(result.spec, map.spec, 'listing', { counts }),
+    derivative: prepareReading(result.derivative, map.derivative, 'listing', { counts }),
+    plan: prepareReading(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts }),
+    stablehlo: prepareReading(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
+    values: prepareReading(result.values, map.values, 'values', { counts }),
   };
+}
+
+// Every text reading's markup from the engine's JSON.
+export function readingsHtml(result) {
+  const out = {};
+  for (const [r, prep] of Object.entries(prepareReadings(result))) out[r] = linesHtml(prep);
+  return out;
 }

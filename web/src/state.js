@@ -31,9 +31,10 @@ export function parseHash(hash) {
   };
 }
 
+// state.program undefined: a hash without the program.
 export function formatHash(state) {
   const params = new URLSearchParams();
-  params.set('program', state.program);
+  if (state.program !== undefined) params.set('program', state.program);
   if (state.target) params.set('target', state.target);
   if (state.observe) params.set('observe', state.observe);
   if (state.exact) params.set('exact', '1');

@@ -7,10 +7,18 @@ const FUNCTIONS = new Set(['tanh', 'exp', 'ln', 'sqrt', 'sin', 'cos', 'relu', 't
   'sum_along', 'log_softmax', 'logsumexp', 'softmax', 'mean_along', 'broadcast', 'reshape']);
 const SOURCES = new Set(['parameter', 'input', 'leaf']);
 
+export const PLAIN_LINE = 4000;
+
 const tapeParser = {
   name: 'tape',
   startState: () => ({ lineStart: true }),
   token(stream, state) {
+    // A line this long is left plain: one element, not one per token
+    // (a 100,000-character line would be 50,000 of them to draw).
+    if (stream.sol() && stream.string.length > PLAIN_LINE) {
+      stream.skipToEnd();
+      return null;
+    }
     if (stream.sol()) state.lineStart = true;
     if (stream.eatSpace()) return null;
     const first = state.lineStart;

@@ -1,0 +1,66 @@
+// What the picture's text alternative and its hover card say of a node,
+// from the engine's JSON (runs in the engine worker; no DOM): its op and
+// operands (the token spans of its line in the derivative reading, or the
+// spec's when there is no derivative), its name, its shape, a summary of
+// its value (the JSON's nodes) and its explain line.  Nothing is read off
+// the DOT or the SVG: the page asks for the facts of the nodes graphviz
+// drew (their DOT ids), once the picture is laid out.
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+// The facts' sources in a JSON result, kept by the worker after a read.
+export function factSources(result, preps) {
+  const listing = preps.derivative.lines.some((l) => l.node !== null) ? preps.derivative : preps.spec;
+  return { listing, names: result.names || [], nodes: result.nodes || [], explain: result.explain || [], byLine: null };
+}
+
+// A short summary of a tensor of the JSON: the number itself for one
+// element, else the count and the smallest and largest elements.
+function valueSummary(value) {
+  if (!value) return '';
+  if (value.elided || !Array.isArray(value.data)) return 'not kept (over the output budget)';
+  const d = value.data;
+  if (d.length === 1) return String(d[0]);
+  const numbers = d.filter((x) => typeof x === 'number');
+  const odd = d.length - numbers.length;
+  let lo = Infinity, hi = -Infinity;
+  for (const x of numbers) { if (x < lo) lo = x; if (x > hi) hi = x; }
+  const range = numbers.length ? `from ${lo} to ${hi}` : '';
+  return [`${d.length.toLocaleString('en')} elements`, range, odd ? `${odd} not finite` : ''].filter(Boolean).join(', ');
+}
+
+// The facts of each node of wanted (node numbers) that the JSON has:
+// {node: {op, operands: [node], name, shape, value, explain}}.
+export function nodeFacts(src, wanted) {
+  const { listing } = src;
+  if (!src.byLine) {
+    src.byLine = new Map();
+    listing.lines.forEach((l, i) => { if (l.node !== null && !src.byLine.has(l.node)) src.byLine.set(l.node, i); });
+    src.byName = new Map();
+    for (const n of src.names) src.byName.set(n.node, n.name);   // the last name of a node wins
+    src.byValue = new Map(src.nodes.map((n) => [n.node, n]));
+  }
+  const out = {};
+  for (const node of wanted) {
+    const i = src.byLine.get(node);
+    if (i === undefined) continue;
+    const bytes = utf8.encode(listing.all[i]);
+    const span = (a, b) => text.decode(bytes.subarray(a, b));
+    let op = '', shape = '';
+    const operands = [];
+    for (let k = listing.refsAt[i]; k < listing.refsAt[i + 1]; k++) {
+      const [, a, b, klass, ref] = listing.refs[k];
+      if ((klass === 'op' || klass === 'source') && !op) op = span(a, b);
+      else if (klass === 'operand' && ref !== null) operands.push(ref);
+      else if (klass === 'shape') shape = span(a, b);
+    }
+    out[node] = {
+      op, operands, shape,
+      name: src.byName.get(node) ?? null,
+      value: valueSummary(src.byValue.get(node)),
+      explain: src.explain[node]?.startsWith(`${node} `) ? src.explain[node] : '',
+    };
+  }
+  return out;
+}
