@@ -55,6 +55,11 @@ export function createMemoryChart(el) {
       drawCursor();
       return true;
     },
+    // Empties the tab until the next show.
+    clear() {
+      shownSvg = null;
+      el.replaceChildren();
+    },
     cursor(k) {
       cursorStep = k;
       drawCursor();

@@ -100,6 +100,9 @@ export function createTeach(page) {
         showCheck(next.check, next.checkText);
         chartWanted = true;
         drawChart(false);   // main.js applies the selection next
+        // Not seen now: the last program's chart goes (a big one holds
+        // thousands of elements) and is drawn anew when it is seen.
+        if (chartWanted) chart.clear();
       } else if (facts === null) {
         showCheck(null, '');
       }
