@@ -5,7 +5,9 @@
  *
  * Usage: bench-train STEPS RATE FILE...
  * Prints one line per file: NAME<TAB>ms per training<TAB>us per step, the
- * median of 7 trainings (wall clock), and the last loss. */
+ * median of 15 trainings (wall clock) after WARMUP others, the last loss,
+ * and the first training's time (cold: under node, before V8 has
+ * optimized the engine's hot functions in the background). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -15,7 +17,8 @@
 #include "bench-util.h"
 #include "tp-engine.h"
 
-#define RUNS 7
+#define RUNS 15
+#define WARMUP 10
 
 static int
 by_value (const void *a, const void *b)
@@ -39,10 +42,10 @@ main (int argc, char **argv)
     }
   steps = strtoul (argv[1], NULL, 10);
   rate = argv[2];
-  printf ("file\tms per training\tus per step\tlast loss\n");
+  printf ("file\tms per training\tus per step\tlast loss\tcold ms\n");
   for (int a = 3; a < argc; a++)
     {
-      double times[RUNS];
+      double times[RUNS], cold = 0.0;
       size_t len = 0, n = 0;
       char *src = bench_read_file (argv[a], &len);
       const char *name = strrchr (argv[a], '/');
@@ -54,13 +57,17 @@ main (int argc, char **argv)
           fprintf (stderr, "bench-train: cannot read %s\n", argv[a]);
           return 1;
         }
-      for (int r = 0; r < RUNS; r++)
+      for (int r = -WARMUP; r < RUNS; r++)
         {
           double t0 = bench_seconds (CLOCK_MONOTONIC);
           TpTrain *t = tp_session_train (session, (uint32_t) steps, rate,
                                          strlen (rate));
+          double took = bench_seconds (CLOCK_MONOTONIC) - t0;
 
-          times[r] = bench_seconds (CLOCK_MONOTONIC) - t0;
+          if (r == -WARMUP)
+            cold = took;
+          if (r >= 0)
+            times[r] = took;
           if (t == NULL)
             {
               fprintf (stderr, "bench-train: out of memory\n");
@@ -82,9 +89,10 @@ main (int argc, char **argv)
           continue;
         }
       qsort (times, RUNS, sizeof *times, by_value);
-      printf ("%s\t%.2f\t%.2f\t%.9g\n", name != NULL ? name + 1 : argv[a],
-              times[RUNS / 2] * 1e3, times[RUNS / 2] * 1e6 / (double) (steps + 1),
-              (double) last);
+      printf ("%s\t%.2f\t%.2f\t%.9g\t%.2f\n",
+              name != NULL ? name + 1 : argv[a], times[RUNS / 2] * 1e3,
+              times[RUNS / 2] * 1e6 / (double) (steps + 1), (double) last,
+              cold * 1e3);
       free (src);
     }
   tp_session_free (session);
