@@ -15,10 +15,10 @@
 //             for readings past LONG_LINES lines (readings.js),
 //       names, sources: Int32Array (per node line, first, last column; -1
 //       for none), target, observe, diagnostics,
+//       teach: the step-through's and check tab's facts (teachFacts),
 //       ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
-//       teach: the step-through's and check tab's facts (teachFacts)
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
 // in:  {id, train: {steps, rate}, program, ...}   out: {id, train: trainFacts}
 //      (the page runs training in a second instance of this worker, so a
