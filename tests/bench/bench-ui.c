@@ -21,6 +21,14 @@
  *   typing    characters typed one at a time, 30 ms apart, into the
  *             README sample: the longest main-thread stall while typing,
  *             and the time from the last key to every pane.
+ *   big       the README sample, then `x = parameter [N, N]` and
+ *             `loss = sum(x @ x)` for N = 600 and 1000 (refused: over the
+ *             work limit), and `sum(x * x)` for N = 1000 (it reads: a
+ *             million-element values line, shown folded): load to ready,
+ *             keys typed to the next painted frame, the longest stall
+ *             (and the longest while loading), "show all" on the first
+ *             folded values line, and resident memory after going back
+ *             to the sample.
  *   stall     all through the above, a 1 ms heartbeat on the main loop:
  *             the longest gap between two beats is the longest time the
  *             main thread did not get to run (input would wait that long),
@@ -28,6 +36,9 @@
  *             two beats (the rest of a gap it waited: for the X server's
  *             answer, or for a core taken by other processes).  Frames
  *             (before-paint to after-paint) longer than 8 ms are counted.
+ *   select    every node of the attention and NaN samples selected in
+ *             turn: selection to the next painted frame, and the longest
+ *             stall (the sentence bar's label is laid out anew each time).
  *   teach     for the MLP sample and the 300-line program: the median
  *             time to draw the memory chart (the rows of a 1200 x 600
  *             view and the curve, into an image), and, while a new
@@ -42,8 +53,9 @@
  *             runs and leaks in the worker process, which is replaced
  *             every so often; the count of workers started is printed).
  *
- * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--teach-only]
+ * Usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--big-only N] [--teach-only]
  *   --focus PANE  shows pane PANE (0 spec ... 5 picture) alone instead of all six
+ *   --big-only N  only the big-tensor part, with [N, N] (for a profiler)
  *   --trace-stalls MS  samples the main thread's stack every millisecond
  *                 once it has not beaten for MS, and prints the samples
  *                 (to stderr) at the end: what keeps it busy */
@@ -568,16 +580,17 @@ bench_typing (void)
  * each key to the next painted frame, the longest stall and the resident
  * memory before, with, and after it. */
 static void
-bench_big (guint n)
+bench_big (guint       n,
+           const char *op)
 {
   static const char keys[] = "# typed";
   TpWindow *window = window_new ();
   TpDocument *document = tp_window_get_document (window);
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
-  g_autofree char *program = n > 0 ? g_strdup_printf ("x = parameter [%u, %u]\nloss = sum(x @ x)\n", n, n)
+  g_autofree char *program = n > 0 ? g_strdup_printf ("x = parameter [%u, %u]\nloss = sum(x %s x)\n", n, n, op)
                                    : tp_samples_dup_text ("readme");   /* the baseline */
   g_autoptr(GArray) to_screen = g_array_new (FALSE, FALSE, sizeof (double));
-  gint64 worst = 0, worst_busy = 0, started, loaded_at;
+  gint64 worst = 0, worst_busy = 0, started, loaded_at, load_stall;
   double rss_start, rss_loaded, rss_peak, rss_back;
   double show_all_ms, show_all_paint_ms, show_all_busy_ms;
 
@@ -590,7 +603,7 @@ bench_big (guint n)
   wait_ready (window);
   wait_painted (window);
   loaded_at = g_get_monotonic_time ();
-  worst = max_gap;
+  worst = load_stall = max_gap;
   worst_busy = max_busy;
   rss_loaded = rss_peak = rss_mb ();
   for (const char *p = keys; *p != '\0'; p++)
@@ -646,14 +659,15 @@ bench_big (guint n)
   wait_ms (1500);
   rss_back = rss_mb ();
   if (n > 0)
-    printf ("\nbig tensors: x = parameter [%u, %u], loss = sum(x @ x); %zu keys typed 60 ms apart\n",
-            n, n, strlen (keys));
+    printf ("\nbig tensors: x = parameter [%u, %u], loss = sum(x %s x)%s; %zu keys typed 60 ms apart\n",
+            n, n, op, n >= 1000 && g_str_equal (op, "@") ? " (refused: over the work limit)" : "", strlen (keys));
   else
     printf ("\nthe same on the README sample (the baseline); %zu keys typed 60 ms apart\n", strlen (keys));
   printf ("  %-44s %.1f ms\n", "load -> ready and painted", (double) (loaded_at - started) / 1000.0);
   print_times ("key -> next painted frame", to_screen);
-  printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall)\n", "longest main-thread stall",
-          (double) worst / 1000.0, (double) worst_busy / 1000.0);
+  printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall; %.1f ms while loading)\n",
+          "longest main-thread stall", (double) worst / 1000.0, (double) worst_busy / 1000.0,
+          (double) load_stall / 1000.0);
   if (show_all_ms >= 0)
     printf ("  %-44s %.1f ms, painted after %.1f ms (busy at most %.1f ms of a stall)\n",
             "show all on the first values line", show_all_ms, show_all_paint_ms, show_all_busy_ms);
@@ -755,6 +769,45 @@ bench_teach_one (const char *label,
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Selecting each node of @sample in turn (its sentence in the bar, its
+ * lines and picture node lit): selection to the next painted frame, and
+ * the longest main-thread stall. */
+static void
+bench_select_one (const char *sample)
+{
+  TpWindow *window = window_new ();
+  TpDocument *document = tp_window_get_document (window);
+  g_autoptr(GArray) to_screen = g_array_new (FALSE, FALSE, sizeof (double));
+  TpReadings *readings;
+  gint64 worst = 0;
+  guint n_nodes;
+
+  window_load (window, sample, NULL);
+  wait_ms (300);
+  readings = tp_document_get_readings (document);
+  n_nodes = readings != NULL ? readings->n_nodes : 0;
+  for (guint node = 0; node < n_nodes; node++)
+    {
+      gint64 t0;
+      double ms;
+
+      stall_reset ();
+      painted = FALSE;
+      t0 = g_get_monotonic_time ();
+      tp_document_set_selected_node (document, (int) node);
+      while (!painted && g_get_monotonic_time () < t0 + 5 * G_USEC_PER_SEC)
+        g_main_context_iteration (NULL, TRUE);
+      ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
+      g_array_append_val (to_screen, ms);
+      wait_ms (20);
+      worst = MAX (worst, max_gap);
+    }
+  printf ("  %-28s %u nodes selected in turn\n", sample, n_nodes);
+  print_times ("selection -> next painted frame", to_screen);
+  printf ("  %-44s %.1f ms\n", "longest main-thread stall", (double) worst / 1000.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 bench_teach (void)
 {
@@ -763,6 +816,9 @@ bench_teach (void)
   printf ("\nteaching panes\n");
   bench_teach_one ("mlp sample", "mlp", NULL);
   bench_teach_one ("300-line program", NULL, big);
+  printf ("\nselecting nodes (the sentence bar, every pane's highlight)\n");
+  bench_select_one ("attention");
+  bench_select_one ("where-does-the-nan-come-from");
 }
 
 static char *
@@ -825,6 +881,7 @@ main (int   argc,
 {
   guint edits = 100, relayouts = 500;
   gboolean skip_edits = FALSE, skip_relayouts = FALSE, skip_big = FALSE, teach_only = FALSE;
+  guint big_only = 0;
 
   for (int i = 1; i < argc; i++)
     {
@@ -842,11 +899,13 @@ main (int   argc,
         skip_relayouts = TRUE;
       else if (g_str_equal (argv[i], "--skip-big"))
         skip_big = TRUE;
+      else if (g_str_equal (argv[i], "--big-only") && i + 1 < argc)
+        big_only = (guint) atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--teach-only"))
         teach_only = skip_edits = skip_relayouts = skip_big = TRUE;
       else
         {
-          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--teach-only]\n");
+          fprintf (stderr, "usage: bench-ui [--edits N] [--relayouts N] [--focus PANE] [--trace-stalls MS] [--skip-edits] [--skip-relayouts] [--skip-big] [--big-only N] [--teach-only]\n");
           return 2;
         }
     }
@@ -881,6 +940,17 @@ main (int   argc,
   printf ("bench-ui: GTK %u.%u.%u, renderer %s\n", gtk_get_major_version (), gtk_get_minor_version (),
           gtk_get_micro_version (), g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default");
 
+  if (big_only > 0)
+    {
+      bench_big (big_only, "@");
+      bench_big (big_only, "*");
+      if (stall_trace_ms > 0)
+        {
+          stall_trace_ms = G_MAXINT / 1000;
+          stall_trace_print ();
+        }
+      return 0;
+    }
   if (!skip_edits)
     {
       bench_edits (edits, TP_RECOMPUTE_DELAY_MS);
@@ -890,9 +960,10 @@ main (int   argc,
 
   if (!skip_big)
     {
-      bench_big (0);
-      bench_big (600);
-      bench_big (1000);
+      bench_big (0, "");
+      bench_big (600, "@");
+      bench_big (1000, "@");
+      bench_big (1000, "*");
     }
 
   bench_teach ();
