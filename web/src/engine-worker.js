@@ -15,7 +15,8 @@
 //             for readings past LONG_LINES lines (readings.js),
 //       names, sources: Int32Array (per node line, first, last column; -1
 //       for none), target, observe, diagnostics,
-//       teach: the step-through's and check tab's facts (teachFacts),
+//       teach: the step-through's and check tab's facts (teachFacts: big
+//              lists packed in one string, typed arrays transferred),
 //       ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
@@ -29,7 +30,7 @@
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
 import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
-import { teachFacts } from './teach-facts.js';
+import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 
 const encoder = new TextEncoder();
@@ -194,6 +195,7 @@ self.onmessage = async (event) => {
     const sources = flatSources(result.sources || []);
     transfer.push(sources.buffer);
     const teach = teachFacts(result, readingText(TP_READING_CHECK));
+    transfer.push(...factBuffers(teach));
     const t2 = performance.now();
     for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
       self.postMessage({ id: request.id, part: r, text: result[r] });
