@@ -28,6 +28,7 @@ import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 import { showSourceSpan, sourceSpan } from './source-span.js';
 import { createTeach } from './teach.js';
 import { LongReadings } from './long-reading.js';
+import { fillFolds, foldChunks } from './readings.js';
 import { rovingStop, stepLine } from './reading-keys.js';
 import { Announcer, sentence } from './announce.js';
 import { NodeCard, describeNodes, focusNode, nextNode, prepareNodes, readableScale, standaloneSvg } from './picture-view.js';
@@ -420,6 +421,7 @@ function putReading(r, msg) {
   } else {
     longReadings.drop(el);
     setMarkup(el, msg.html[r]);
+    fillFolds(el, msg.text[r]);
   }
   rovingStop(el, selected);
 }
@@ -985,6 +987,7 @@ function unfold(fold) {
   const rest = fold.previousElementSibling;
   if (!rest?.classList.contains('fold-rest')) return;
   const line = fold.parentElement;
+  foldChunks(rest);
   rest.hidden = false;
   line.classList.add('unfolded');
   fold.remove();

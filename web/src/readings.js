@@ -4,7 +4,7 @@
 // character for character and only wraps the map's spans, so a pane's
 // textContent is exactly the reading (the tests rely on it).  Nothing here
 // reads the text back: no regex, no tokenizer.  Runs in the engine worker:
-// plain strings, no DOM.
+// plain strings, no DOM (but fillFolds and foldChunks, the page's side).
 //
 // Lines that stand for a node carry data-node="N"; tokens that refer to a
 // node (operands, SSA values) carry data-ref="N".  The page highlights both
@@ -95,24 +95,19 @@ function tokenHtml(line, refs, from, to, classes, ascii = false, limit = line.le
   return html + escapeHtml(line.slice(last, limit));
 }
 
-// A folded middle in spans of FOLD_CHUNK characters: shown in full, each
-// is a block the browser lays out only when it scrolls into view
-// (content-visibility), so "show all" on 12.7 MB does not freeze the page.
-const FOLD_CHUNK = 16384;
-function chunks(line, from, to) {
-  let html = '';
-  for (let a = from; a < to;) {
-    let b = Math.min(a + FOLD_CHUNK, to);
-    if (b < to && (line.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
-    html += `<span class="fold-chunk">${escapeHtml(line.slice(a, b))}</span>`;
-    a = b;
-  }
-  return html;
-}
+// A folded middle is not in the markup: its span says where it is in the
+// reading's text (data-from, data-to: UTF-16 offsets), and the page puts
+// the text itself in (fillFolds), as one text node: parsed as markup, a
+// [1024, 1024] tensor's 12.7 MB middle held the page's thread for 100 ms.
+// Shown in full ("show all"), it is cut in spans of FOLD_CHUNK
+// characters, each a block the browser lays out only when it scrolls into
+// view (content-visibility), so 12.7 MB does not freeze the page.
+export const FOLD_CHUNK = 16384;
 
 // The markup of a line, folded when it is long (see FOLD_CHARS); count is
-// the number of elements of its node's value, or null.
-function lineHtml(line, refs, from, to, classes, ascii, count) {
+// the number of elements of its node's value, or null; at: where the line
+// starts in the reading's text.
+function lineHtml(line, refs, from, to, classes, ascii, count, at) {
   if (line.length <= FOLD_CHARS) return tokenHtml(line, refs, from, to, classes, ascii);
   let head = FOLD_HEAD, tail = line.length - FOLD_TAIL;
   // Never cut a surrogate pair.
@@ -122,10 +117,43 @@ function lineHtml(line, refs, from, to, classes, ascii, count) {
   const folded = line.length - head - (line.length - tail);
   const what = count !== null ? `${count.toLocaleString('en')} elements` : `${folded.toLocaleString('en')} characters`;
   return tokenHtml(line, refs, from, to, classes, ascii, head)
-    + `<span class="fold-rest" hidden>${chunks(line, head, tail)}</span>`
+    + `<span class="fold-rest" hidden data-from="${at() + head}" data-to="${at() + tail}"></span>`
     + `<span class="fold" role="button" tabindex="0" data-fold="${what}"`
     + ` aria-label="${folded.toLocaleString('en')} characters folded, ${what}: show all"></span>`
     + escapeHtml(line.slice(tail));
+}
+
+// Where line i of a prepared reading starts in its text (UTF-16 units);
+// counted once, the first time a folded line asks.
+function lineStart(prep, i) {
+  if (!prep.starts) {
+    prep.starts = new Float64Array(prep.all.length + 1);
+    for (let k = 0; k < prep.all.length; k++) prep.starts[k + 1] = prep.starts[k] + prep.all[k].length + 1;
+  }
+  return prep.starts[i];
+}
+
+// The page's side of a fold (a DOM root, the reading's text): every folded
+// middle under root gets its text.
+export function fillFolds(root, text) {
+  for (const rest of root.querySelectorAll('.fold-rest[data-from]'))
+    rest.textContent = text.slice(Number(rest.dataset.from), Number(rest.dataset.to));
+}
+
+// The text of a folded middle cut into FOLD_CHUNK spans, for "show all".
+export function foldChunks(rest) {
+  const text = rest.textContent;
+  const spans = [];
+  for (let a = 0; a < text.length;) {
+    let b = Math.min(a + FOLD_CHUNK, text.length);
+    if (b < text.length && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+    const span = rest.ownerDocument.createElement('span');
+    span.className = 'fold-chunk';
+    span.textContent = text.slice(a, b);
+    spans.push(span);
+    a = b;
+  }
+  rest.replaceChildren(...spans);
 }
 
 // A reading ready to be marked up, whole or a chunk at a time: its lines,
@@ -168,10 +196,11 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
   const out = [];
   for (let i = from; i < Math.min(to, all.length); i++) {
     const line = all[i];
+    const at = () => lineStart(prep, i);
     const { node = null, role = 'blank' } = lines[i] || {};
     const nl = i < all.length - 1 || prep.trailing ? '\n' : '';
     if (node === null) {
-      const html = lineHtml(line, refs, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null);
+      const html = lineHtml(line, refs, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null, at);
       if (role === 'divider') out.push(`<span><span class="ir-divider">${html}</span>${nl}</span>`);
       else if (role === 'footer' || role === 'note') out.push(`<span><span class="ir-summary">${html}</span>${nl}</span>`);
       else out.push(`<span>${html}${nl}</span>`);
@@ -180,7 +209,7 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
-    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, refs, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null)}</span>${nl}</span>`);
+    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, refs, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null, at)}</span>${nl}</span>`);
   }
   return out;
 }
