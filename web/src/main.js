@@ -65,9 +65,9 @@ globalThis.toposPlayground = stats;
 
 /* ---------------------------------------------------------------- busy */
 
-const work = { timer: false, engine: false, graph: false, facts: false, fatal: false };
+const work = { timer: false, engine: false, graph: false, facts: false, plain: false, fatal: false };
 function updateBusy() {
-  const busy = work.timer || work.engine || work.graph || work.facts;
+  const busy = work.timer || work.engine || work.graph || work.facts || work.plain;
   document.body.dataset.state = busy && !work.fatal ? 'busy' : 'ready';
   if (!busy && stats.firstReadingsMs === null) stats.firstReadingsMs = performance.now();
 }
@@ -405,15 +405,39 @@ function setMarkup(el, lines) {
   }
 }
 function setPlain(el, text) {
+  plainQueue.delete(el);
   shownLines.delete(el);
   longReadings.drop(el);
   el.textContent = text;
+}
+
+// A hidden pane's plain text, when it is big, goes in in a task of its
+// own (a 5,000-line program's hidden readings are 17 MB: swapped in with
+// everything else, they held the page's thread over 50 ms).
+const PLAIN_AT_ONCE = 1 << 20;   // characters
+const plainQueue = new Map();     // element -> the text it is to get
+let plainTimer = null;
+function queuePlain(el, text) {
+  if (text.length < PLAIN_AT_ONCE) { setPlain(el, text); return; }
+  plainQueue.set(el, text);
+  work.plain = true;
+  if (plainTimer === null) plainTimer = setTimeout(flushPlain, 0);
+}
+function flushPlain(all = false) {
+  plainTimer = null;
+  for (const [el, text] of plainQueue) {
+    setPlain(el, text);
+    if (!all) break;
+  }
+  if (plainQueue.size) plainTimer = setTimeout(flushPlain, 0);
+  else { work.plain = false; updateBusy(); }
 }
 
 // Puts reading r of an engine result into its element: a short reading's
 // markup, or a long one's chunks (long-reading.js).
 function putReading(r, msg) {
   const el = readingEl(r);
+  plainQueue.delete(el);
   const long = msg.long?.[r];
   if (long) {
     shownLines.delete(el);
@@ -439,6 +463,8 @@ function showDeferred() {
 
 function showResult(msg) {
   const refused = msg.status !== 0;
+  // A refused program keeps the last readings that worked: they go in first.
+  if (refused && plainQueue.size) { clearTimeout(plainTimer); flushPlain(true); }
   for (const r of TEXT_READINGS) {
     const el = readingEl(r);
     const pane = paneEl(r);
@@ -462,7 +488,7 @@ function showResult(msg) {
       putReading(r, msg);
       deferredHtml.delete(r);
     } else {
-      setPlain(el, msg.text[r]);
+      queuePlain(el, msg.text[r]);
       deferredHtml.set(r, msg);
     }
     pane.classList.toggle('refused', refused && lastText !== null);
