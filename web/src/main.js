@@ -1061,7 +1061,8 @@ const teach = createTeach({
   request: () => ({ program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact }),
   requestKey,
   target: () => used.target,
-  shown: (name) => paneShown(name),
+  // The teaching panes are not among the six tiles (style.css hides them there).
+  shown: (name) => (TEACH_TABS.includes(name) ? state.tab === name : paneShown(name)),
   reselect: () => applySelection(),
 });
 
