@@ -7,6 +7,7 @@
 // A short line for a node's value from JSON nodes[N]: its shape and its
 // first elements, as the engine wrote them.
 const VALUE_ELEMENTS = 12;
+const count = new Intl.NumberFormat('en');   // toLocaleString makes one a call
 export function valueText(entry) {
   if (!entry) return '';
   const shape = `[${(entry.shape || []).join(', ')}]`;
@@ -15,7 +16,7 @@ export function valueText(entry) {
   if ((entry.shape || []).length === 0) return `${shape} = ${data[0]}`;
   const head = data.slice(0, VALUE_ELEMENTS).map(String).join(', ');
   return data.length > VALUE_ELEMENTS
-    ? `${shape} = ${head}, … (${data.length.toLocaleString('en')} elements)`
+    ? `${shape} = ${head}, … (${count.format(data.length)} elements)`
     : `${shape} = ${head}`;
 }
 
