@@ -413,20 +413,25 @@ function setPlain(el, text) {
 
 // A hidden pane's plain text, when it is big, goes in in a task of its
 // own (a 5,000-line program's hidden readings are 17 MB: swapped in with
-// everything else, they held the page's thread over 50 ms).
+// everything else, they held the page's thread over 50 ms), and so does
+// every long reading shown after the first (each is hundreds of blocks).
 const PLAIN_AT_ONCE = 1 << 20;   // characters
-const plainQueue = new Map();     // element -> the text it is to get
+const plainQueue = new Map();     // element -> what puts its reading in
 let plainTimer = null;
-function queuePlain(el, text) {
-  if (text.length < PLAIN_AT_ONCE) { setPlain(el, text); return; }
-  plainQueue.set(el, text);
+function queueWork(el, put) {
+  plainQueue.set(el, put);
   work.plain = true;
   if (plainTimer === null) plainTimer = setTimeout(flushPlain, 0);
 }
+function queuePlain(el, text) {
+  if (text.length < PLAIN_AT_ONCE) setPlain(el, text);
+  else queueWork(el, () => setPlain(el, text));
+}
 function flushPlain(all = false) {
   plainTimer = null;
-  for (const [el, text] of plainQueue) {
-    setPlain(el, text);
+  for (const [el, put] of plainQueue) {
+    plainQueue.delete(el);
+    put();
     if (!all) break;
   }
   if (plainQueue.size) plainTimer = setTimeout(flushPlain, 0);
@@ -435,11 +440,17 @@ function flushPlain(all = false) {
 
 // Puts reading r of an engine result into its element: a short reading's
 // markup, or a long one's chunks (long-reading.js).
-function putReading(r, msg) {
+let longAtOnce = 1;   // long readings putReading shows in this task; the rest are queued
+function putReading(r, msg, now = false) {
   const el = readingEl(r);
   plainQueue.delete(el);
   const long = msg.long?.[r];
-  if (long) {
+  if (long && !now && longAtOnce-- <= 0) {
+    queueWork(el, () => {
+      if (paneShown(r)) putReading(r, msg, true);
+      else { setPlain(el, msg.text[r]); deferredHtml.set(r, msg); }   // the tab changed meanwhile
+    });
+  } else if (long) {
     shownLines.delete(el);
     longReadings.show(el, { ...long, of: msg.id, reading: r, text: msg.text[r] });
   } else {
@@ -451,6 +462,7 @@ function putReading(r, msg) {
 }
 
 function showDeferred() {
+  longAtOnce = 1;
   let any = false;
   for (const [r, msg] of deferredHtml) {
     if (!paneShown(r)) continue;
@@ -463,6 +475,7 @@ function showDeferred() {
 
 function showResult(msg) {
   const refused = msg.status !== 0;
+  longAtOnce = 1;
   // A refused program keeps the last readings that worked: they go in first.
   if (refused && plainQueue.size) { clearTimeout(plainTimer); flushPlain(true); }
   for (const r of TEXT_READINGS) {
