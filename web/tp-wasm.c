@@ -19,9 +19,18 @@
  *   tp_wasm_reading (which) / tp_wasm_reading_length (which): the text of
  *   one reading of the last tp_wasm_read (a TpReading: the JSON holds
  *   only the readings the page shows in full; the check tab wants the
- *   check reading's own text), borrowed, valid until the next read. */
+ *   check reading's own text), borrowed, valid until the next read.
+ *
+ *   tp_wasm_json_without_map () / tp_wasm_json_without_map_length (): the
+ *   same JSON without its "map" member, and tp_wasm_map (which) /
+ *   tp_wasm_map_length (which) that reading's map as int32 values (see
+ *   tp_wasm_map): the page's worker takes the map in as numbers instead
+ *   of parsing it (70% of the time JSON.parse took on a 300-line
+ *   program).  tp_wasm_token_class_name (k) and tp_wasm_line_role_name
+ *   (k) name the map's numbers ("" past the last). */
 #include <emscripten/emscripten.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,12 +53,22 @@ int         tp_wasm_train       (unsigned    steps,
                                  size_t      rate_len);
 const char *tp_wasm_train_text  (int         which);
 size_t      tp_wasm_train_length (int        which);
+const char *tp_wasm_json_without_map (void);
+size_t      tp_wasm_json_without_map_length (void);
+const int32_t *tp_wasm_map      (int         which);
+size_t      tp_wasm_map_length  (int         which);
+const char *tp_wasm_token_class_name (int    klass);
+const char *tp_wasm_line_role_name (int      role);
 
 static TpSession *session;
 static char *json;
 static size_t json_length;
 static TpTrain *train;
 static char *train_json;
+static char *lean;              /* the JSON without "map", made when asked */
+static size_t lean_length;
+static int32_t *map_values;     /* tp_wasm_map's last answer */
+static size_t map_count;
 
 /* The JSON for a session that could not be made or serialised: the same
  * shape a refused program has, so the page needs no special case. */
@@ -86,6 +105,9 @@ tp_wasm_read (const char *source,
   tp_string_free (json);
   json = NULL;
   json_length = 0;
+  free (lean);
+  lean = NULL;
+  lean_length = 0;
 
   if (target != NULL && target[0] != '\0')
     choices.target = target;
@@ -188,4 +210,178 @@ EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_train_length (int which)
 {
   return strlen (tp_wasm_train_text (which));
+}
+
+/* Past the JSON string that starts at p (its opening quote), or end. */
+static const char *
+skip_string (const char *p,
+             const char *end)
+{
+  for (p++; p < end;)
+    {
+      const char *q = memchr (p, '"', (size_t) (end - p));
+      const char *b;
+
+      if (q == NULL)
+        return end;
+      /* An odd run of backslashes before it escapes the quote. */
+      for (b = q; b > p && b[-1] == '\\'; b--)
+        ;
+      if ((q - b) % 2 == 0)
+        return q + 1;
+      p = q + 1;
+    }
+  return end;
+}
+
+/* Where the top-level member "map" of the JSON object text is: from the
+ * comma before its key to just past its value.  The scan follows the
+ * structure (strings skipped with their escapes), so a name or a reading
+ * that spells "map" is not taken for the key.  False when there is none. */
+static bool
+find_map_member (const char *text,
+                 size_t      length,
+                 size_t     *from,
+                 size_t     *to)
+{
+  const char *p = text, *end = text + length, *comma = NULL;
+  int depth = 0;
+
+  while (p < end)
+    {
+      char c = *p;
+
+      if (c == '"')
+        {
+          const char *after = skip_string (p, end);
+
+          if (depth == 1 && comma != NULL && after - p == 5
+              && memcmp (p, "\"map\"", 5) == 0 && after < end && *after == ':')
+            {
+              /* The value: an object, whose own strings hold no braces
+               * (the map's class and role names), so counting them ends it. */
+              int inner = 0;
+
+              for (p = after + 1; p < end; p++)
+                {
+                  inner += (*p == '{') - (*p == '}');
+                  if (inner == 0)
+                    break;
+                }
+              if (p >= end)
+                return false;
+              *from = (size_t) (comma - text);
+              *to = (size_t) (p + 1 - text);
+              return true;
+            }
+          p = after;
+          continue;
+        }
+      if (c == '{' || c == '[')
+        depth++;
+      else if (c == '}' || c == ']')
+        depth--;
+      else if (c == ',' && depth == 1)
+        comma = p;
+      p++;
+    }
+  return false;
+}
+
+/* The JSON of the last tp_wasm_read without its "map" member (made on the
+ * first call after a read), borrowed; the whole JSON when it has no map
+ * or memory runs out. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_json_without_map (void)
+{
+  const char *text = tp_wasm_json ();
+  size_t length = tp_wasm_json_length (), from, to;
+
+  if (lean != NULL)
+    return lean;
+  if (!find_map_member (text, length, &from, &to)
+      || (lean = malloc (length - (to - from) + 1)) == NULL)
+    {
+      lean_length = length;
+      return text;
+    }
+  memcpy (lean, text, from);
+  memcpy (lean + from, text + to, length - to);
+  lean_length = length - (to - from);
+  lean[lean_length] = '\0';
+  return lean;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_json_without_map_length (void)
+{
+  tp_wasm_json_without_map ();
+  return lean_length;
+}
+
+/* The map of reading which (TP_READING_SPEC .. TP_READING_VALUES) of the
+ * last tp_wasm_read, as int32 values: the line count, the ref count, then
+ * per line its node (-1 for none) and role, then per ref its line, start
+ * and end bytes, class and node (-1 for none); borrowed until the next
+ * call.  NULL (length 0) when memory runs out. */
+EMSCRIPTEN_KEEPALIVE const int32_t *
+tp_wasm_map (int which)
+{
+  size_t n_lines = 0, n_refs = 0, k = 0;
+
+  free (map_values);
+  map_values = NULL;
+  map_count = 0;
+  if (session != NULL && which >= 0 && which < TP_N_READINGS)
+    {
+      n_lines = tp_session_map_n_lines (session, (TpReading) which);
+      n_refs = tp_session_map_n_refs (session, (TpReading) which);
+    }
+  map_values = malloc ((2 + 2 * n_lines + 5 * n_refs) * sizeof *map_values);
+  if (map_values == NULL)
+    return NULL;
+  map_values[k++] = (int32_t) n_lines;
+  map_values[k++] = (int32_t) n_refs;
+  for (size_t i = 0; i < n_lines; i++)
+    {
+      TpMapLine line = { TP_MAP_NO_NODE, 0, 0, 0 };
+
+      tp_session_map_line (session, (TpReading) which, i, &line);
+      map_values[k++] = line.node == TP_MAP_NO_NODE ? -1 : (int32_t) line.node;
+      map_values[k++] = (int32_t) line.role;
+    }
+  for (size_t i = 0; i < n_refs; i++)
+    {
+      TpMapRef ref = { 0, 0, 0, 0, TP_MAP_NO_NODE };
+
+      tp_session_map_ref (session, (TpReading) which, i, &ref);
+      map_values[k++] = (int32_t) ref.line;
+      map_values[k++] = (int32_t) ref.start;
+      map_values[k++] = (int32_t) ref.end;
+      map_values[k++] = (int32_t) ref.klass;
+      map_values[k++] = ref.node == TP_MAP_NO_NODE ? -1 : (int32_t) ref.node;
+    }
+  map_count = k;
+  return map_values;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_map_length (int which)
+{
+  (void) which;
+  return map_count;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_token_class_name (int klass)
+{
+  const char *name = klass >= 0 ? tp_token_class_name ((TpTokenClass) klass) : NULL;
+  return name != NULL ? name : "";
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_line_role_name (int role)
+{
+  const char *name = role >= 0 ? tp_line_role_name ((TpLineRole) role) : NULL;
+  return name != NULL ? name : "";
 }

@@ -29,8 +29,14 @@ function isQuota(error) {
 
 // The first line that says something, for the drafts list.
 export function firstLine(program) {
-  const line = program.split('\n').find((l) => l.trim() !== '') ?? '';
-  const t = line.trim();
+  // Line by line, not split: it runs on every key, and programs run to
+  // thousands of lines.
+  let t = '';
+  for (let at = 0; at <= program.length && t === '';) {
+    const end = program.indexOf('\n', at);
+    t = program.slice(at, end < 0 ? program.length : end).trim();
+    at = end < 0 ? program.length + 1 : end + 1;
+  }
   return t.length > 60 ? t.slice(0, 59) + '…' : t;
 }
 

@@ -15,7 +15,8 @@
 //             for readings past LONG_LINES lines (readings.js),
 //       names, sources: Int32Array (per node line, first, last column; -1
 //       for none), target, observe, diagnostics,
-//       teach: the step-through's and check tab's facts (teachFacts),
+//       teach: the step-through's and check tab's facts (teachFacts: big
+//              lists packed in one string, typed arrays transferred),
 //       ms: {engine, markup}}
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
@@ -29,7 +30,7 @@
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
 import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
-import { teachFacts } from './teach-facts.js';
+import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 
 const encoder = new TextEncoder();
@@ -92,16 +93,51 @@ function read(request) {
   const obs = encoder.encode((observe || []).map((n) => n + '\n').join(''));
   const ps = heapBytes(src), pt = heapBytes(tgt), po = heapBytes(obs);
   try {
-    const status = engine._tp_wasm_read(ps, src.length, pt, po, obs.length, exact ? 1 : 0);
-    const ptr = engine._tp_wasm_json();
-    const len = engine._tp_wasm_json_length();
-    // HEAPU8 may have been replaced by a memory growth inside the call.
-    return { status, json: decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len)) };
+    return engine._tp_wasm_read(ps, src.length, pt, po, obs.length, exact ? 1 : 0);
   } finally {
     engine._free(ps);
     engine._free(pt);
     engine._free(po);
   }
+}
+
+// The last read's JSON: whole (what `topos --json` prints), or without its
+// map (the readings' maps come as numbers: readMaps).
+function readJson(whole) {
+  const ptr = whole ? engine._tp_wasm_json() : engine._tp_wasm_json_without_map();
+  const len = whole ? engine._tp_wasm_json_length() : engine._tp_wasm_json_without_map_length();
+  // HEAPU8 may have been replaced by a memory growth inside the call.
+  return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len));
+}
+
+// The engine's names of the map's numbers (tp_wasm_map), asked once.
+let mapNames = null;
+function names(nameOf) {
+  const out = [];
+  for (let k = 0; ; k++) {
+    const ptr = nameOf(k);
+    const len = engine.HEAPU8.indexOf(0, ptr) - ptr;
+    if (len <= 0) return out;
+    out.push(decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len)));
+  }
+}
+
+// Each text reading's map as numbers (readings.js flatMap's form), copied
+// out of the wasm heap: parsed from the JSON, a 300-line program's map
+// was 70% of the time JSON.parse took.
+const MAP_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];   // TpReading 0 to 4
+function readMaps() {
+  if (!mapNames) mapNames = { classNames: names(engine._tp_wasm_token_class_name), roleNames: names(engine._tp_wasm_line_role_name) };
+  const maps = {};
+  MAP_READINGS.forEach((r, which) => {
+    const ptr = engine._tp_wasm_map(which);
+    const n = engine._tp_wasm_map_length(which);
+    if (!ptr || n < 2) throw new Error('the page ran out of memory');
+    const v = new Int32Array(engine.HEAPU8.buffer, ptr, n);
+    const lines = v.slice(2, 2 + 2 * v[0]);
+    maps[r] = { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
+  });
+  return maps;
 }
 
 // Trains on the request's program: the engine's train JSON, loss-curve SVG
@@ -173,14 +209,16 @@ self.onmessage = async (event) => {
       return;
     }
     const t0 = performance.now();
-    const { status, json } = read(request);
+    const status = read(request);
     if (request.json) {   // the whole JSON, for a download
-      self.postMessage({ id: request.id, json });
+      self.postMessage({ id: request.id, json: readJson(true) });
       return;
     }
+    const json = readJson(false);
+    const maps = readMaps();
     const t1 = performance.now();
     const result = JSON.parse(json);
-    const preps = prepareReadings(result);
+    const preps = prepareReadings(result, maps);
     last = { id: request.id, preps, facts: factSources(result, preps) };
     const html = {}, long = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {
@@ -194,6 +232,7 @@ self.onmessage = async (event) => {
     const sources = flatSources(result.sources || []);
     transfer.push(sources.buffer);
     const teach = teachFacts(result, readingText(TP_READING_CHECK));
+    transfer.push(...factBuffers(teach));
     const t2 = performance.now();
     for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
       self.postMessage({ id: request.id, part: r, text: result[r] });

@@ -18,7 +18,7 @@
 // ask({of, reading, index}) resolves to the chunk's markup, or null when
 // the worker has a newer read; onMarked(chunk) runs after a chunk got its
 // markup (the page lights the selected node there).
-import { CHUNK_LINES } from './readings.js';
+import { CHUNK_LINES, fillFolds } from './readings.js';
 
 const NEAR = '800px 0px';   // a chunk this close to the screen gets its markup
 
@@ -61,6 +61,7 @@ export class LongReadings {
     const html = await this.ask({ of, reading, index: Number(chunk.dataset.chunk) });
     if (this.shown.get(el) !== entry || html === null) return;   // a newer reading is shown
     chunk.innerHTML = html;
+    fillFolds(chunk, entry.info.text);
     chunk.dataset.marked = 'yes';
     this.onMarked(chunk);
   }

@@ -28,6 +28,7 @@ import { Drafts, draftTitle, fileStem, firstLine } from './drafts.js';
 import { showSourceSpan, sourceSpan } from './source-span.js';
 import { createTeach } from './teach.js';
 import { LongReadings } from './long-reading.js';
+import { fillFolds, foldChunks } from './readings.js';
 import { rovingStop, stepLine } from './reading-keys.js';
 import { Announcer, sentence } from './announce.js';
 import { NodeCard, describeNodes, focusNode, nextNode, prepareNodes, readableScale, standaloneSvg } from './picture-view.js';
@@ -64,9 +65,9 @@ globalThis.toposPlayground = stats;
 
 /* ---------------------------------------------------------------- busy */
 
-const work = { timer: false, engine: false, graph: false, facts: false, fatal: false };
+const work = { timer: false, engine: false, graph: false, facts: false, plain: false, fatal: false };
 function updateBusy() {
-  const busy = work.timer || work.engine || work.graph || work.facts;
+  const busy = work.timer || work.engine || work.graph || work.facts || work.plain;
   document.body.dataset.state = busy && !work.fatal ? 'busy' : 'ready';
   if (!busy && stats.firstReadingsMs === null) stats.firstReadingsMs = performance.now();
 }
@@ -404,27 +405,64 @@ function setMarkup(el, lines) {
   }
 }
 function setPlain(el, text) {
+  plainQueue.delete(el);
   shownLines.delete(el);
   longReadings.drop(el);
   el.textContent = text;
 }
 
+// A hidden pane's plain text, when it is big, goes in in a task of its
+// own (a 5,000-line program's hidden readings are 17 MB: swapped in with
+// everything else, they held the page's thread over 50 ms), and so does
+// every long reading shown after the first (each is hundreds of blocks).
+const PLAIN_AT_ONCE = 1 << 20;   // characters
+const plainQueue = new Map();     // element -> what puts its reading in
+let plainTimer = null;
+function queueWork(el, put) {
+  plainQueue.set(el, put);
+  work.plain = true;
+  if (plainTimer === null) plainTimer = setTimeout(flushPlain, 0);
+}
+function queuePlain(el, text) {
+  if (text.length < PLAIN_AT_ONCE) setPlain(el, text);
+  else queueWork(el, () => setPlain(el, text));
+}
+function flushPlain(all = false) {
+  plainTimer = null;
+  for (const [el, put] of plainQueue) {
+    plainQueue.delete(el);
+    put();
+    if (!all) break;
+  }
+  if (plainQueue.size) plainTimer = setTimeout(flushPlain, 0);
+  else { work.plain = false; updateBusy(); }
+}
+
 // Puts reading r of an engine result into its element: a short reading's
 // markup, or a long one's chunks (long-reading.js).
-function putReading(r, msg) {
+let longAtOnce = 1;   // long readings putReading shows in this task; the rest are queued
+function putReading(r, msg, now = false) {
   const el = readingEl(r);
+  plainQueue.delete(el);
   const long = msg.long?.[r];
-  if (long) {
+  if (long && !now && longAtOnce-- <= 0) {
+    queueWork(el, () => {
+      if (paneShown(r)) putReading(r, msg, true);
+      else { setPlain(el, msg.text[r]); deferredHtml.set(r, msg); }   // the tab changed meanwhile
+    });
+  } else if (long) {
     shownLines.delete(el);
     longReadings.show(el, { ...long, of: msg.id, reading: r, text: msg.text[r] });
   } else {
     longReadings.drop(el);
     setMarkup(el, msg.html[r]);
+    fillFolds(el, msg.text[r]);
   }
   rovingStop(el, selected);
 }
 
 function showDeferred() {
+  longAtOnce = 1;
   let any = false;
   for (const [r, msg] of deferredHtml) {
     if (!paneShown(r)) continue;
@@ -437,6 +475,9 @@ function showDeferred() {
 
 function showResult(msg) {
   const refused = msg.status !== 0;
+  longAtOnce = 1;
+  // A refused program keeps the last readings that worked: they go in first.
+  if (refused && plainQueue.size) { clearTimeout(plainTimer); flushPlain(true); }
   for (const r of TEXT_READINGS) {
     const el = readingEl(r);
     const pane = paneEl(r);
@@ -460,7 +501,7 @@ function showResult(msg) {
       putReading(r, msg);
       deferredHtml.delete(r);
     } else {
-      setPlain(el, msg.text[r]);
+      queuePlain(el, msg.text[r]);
       deferredHtml.set(r, msg);
     }
     pane.classList.toggle('refused', refused && lastText !== null);
@@ -985,6 +1026,7 @@ function unfold(fold) {
   const rest = fold.previousElementSibling;
   if (!rest?.classList.contains('fold-rest')) return;
   const line = fold.parentElement;
+  foldChunks(rest);
   rest.hidden = false;
   line.classList.add('unfolded');
   fold.remove();
@@ -1032,7 +1074,8 @@ const teach = createTeach({
   request: () => ({ program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact }),
   requestKey,
   target: () => used.target,
-  shown: (name) => paneShown(name),
+  // The teaching panes are not among the six tiles (style.css hides them there).
+  shown: (name) => (TEACH_TABS.includes(name) ? state.tab === name : paneShown(name)),
   reselect: () => applySelection(),
 });
 

@@ -29,7 +29,7 @@ export function createMemoryChart(el) {
   }
 
   return {
-    // svg: the engine's text; memory: JSON memory, for each bar's step.
+    // svg: the engine's text; memory: the packed JSON memory, for each bar's step.
     show(svg, memory) {
       if (svg === shownSvg) return false;
       shownSvg = svg;
@@ -44,7 +44,9 @@ export function createMemoryChart(el) {
       root.setAttribute('role', 'img');
       const heading = root.querySelector(':scope > text')?.textContent || 'the memory chart';
       root.setAttribute('aria-label', `the memory chart: ${heading}`);
-      const stepOf = new Map((memory?.buffers || []).map((b) => [b.node, b.from]));
+      const stepOf = new Map();   // memory.buffers: node, from, to triples (teach-facts.js)
+      const b = memory?.buffers || [];
+      for (let i = 0; i + 2 < b.length; i += 3) stepOf.set(b[i], b[i + 1]);
       for (const g of root.querySelectorAll('g.buffer')) {
         const m = /^n(\d+)$/.exec(g.id);
         if (!m) continue;

@@ -6,12 +6,14 @@
 // the DOT or the SVG: the page asks for the facts of the nodes graphviz
 // drew (their DOT ids), once the picture is laid out.
 
+import { lineNode } from './readings.js';
+
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
 // The facts' sources in a JSON result, kept by the worker after a read.
 export function factSources(result, preps) {
-  const listing = preps.derivative.lines.some((l) => l.node !== null) ? preps.derivative : preps.spec;
+  const listing = preps.derivative.all.some((_, i) => lineNode(preps.derivative, i) >= 0) ? preps.derivative : preps.spec;
   return { listing, names: result.names || [], nodes: result.nodes || [], explain: result.explain || [], byLine: null };
 }
 
@@ -36,7 +38,7 @@ export function nodeFacts(src, wanted) {
   const { listing } = src;
   if (!src.byLine) {
     src.byLine = new Map();
-    listing.lines.forEach((l, i) => { if (l.node !== null && !src.byLine.has(l.node)) src.byLine.set(l.node, i); });
+    listing.all.forEach((_, i) => { const n = lineNode(listing, i); if (n >= 0 && !src.byLine.has(n)) src.byLine.set(n, i); });
     src.byName = new Map();
     for (const n of src.names) src.byName.set(n.node, n.name);   // the last name of a node wins
     src.byValue = new Map(src.nodes.map((n) => [n.node, n]));
@@ -49,10 +51,11 @@ export function nodeFacts(src, wanted) {
     const span = (a, b) => text.decode(bytes.subarray(a, b));
     let op = '', shape = '';
     const operands = [];
+    const { refs, classNames } = listing.map;
     for (let k = listing.refsAt[i]; k < listing.refsAt[i + 1]; k++) {
-      const [, a, b, klass, ref] = listing.refs[k];
+      const a = refs[5 * k + 1], b = refs[5 * k + 2], klass = classNames[refs[5 * k + 3]], ref = refs[5 * k + 4];
       if ((klass === 'op' || klass === 'source') && !op) op = span(a, b);
-      else if (klass === 'operand' && ref !== null) operands.push(ref);
+      else if (klass === 'operand' && ref >= 0) operands.push(ref);
       else if (klass === 'shape') shape = span(a, b);
     }
     out[node] = {

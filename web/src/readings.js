@@ -4,7 +4,7 @@
 // character for character and only wraps the map's spans, so a pane's
 // textContent is exactly the reading (the tests rely on it).  Nothing here
 // reads the text back: no regex, no tokenizer.  Runs in the engine worker:
-// plain strings, no DOM.
+// plain strings, no DOM (but fillFolds and foldChunks, the page's side).
 //
 // Lines that stand for a node carry data-node="N"; tokens that refer to a
 // node (operands, SSA values) carry data-ref="N".  The page highlights both
@@ -77,43 +77,39 @@ function byteOffsets(line) {
 // (ascii: the whole reading is ASCII, so bytes are UTF-16 units).
 // Only the first limit characters are marked (a folded line's head); the
 // caller adds the rest.
-function tokenHtml(line, refs, from, to, classes, ascii = false, limit = line.length) {
+function tokenHtml(line, map, from, to, classes, ascii = false, limit = line.length) {
+  const { refs, classNames } = map;
   const at = ascii ? null : byteOffsets(line);
   const pos = (b) => Math.min(at === null ? b : at[Math.min(b, at.length - 1)], limit);
   let html = '', last = 0;
   for (let k = from; k < to; k++) {
-    const [, start, end, klass, node] = refs[k];
+    const klass = classNames[refs[5 * k + 3]], node = refs[5 * k + 4];
     const cls = classes[klass];
     if (!cls) continue;
-    const a = pos(start), b = pos(end);
+    const a = pos(refs[5 * k + 1]), b = pos(refs[5 * k + 2]);
     if (a >= limit) break;
     html += escapeHtml(line.slice(last, a));
-    const ref = REFERS.has(klass) && node !== null ? ` data-ref="${node}"` : '';
+    const ref = REFERS.has(klass) && node >= 0 ? ` data-ref="${node}"` : '';
     html += `<span class="${cls}"${ref}>${escapeHtml(line.slice(a, b))}</span>`;
     last = b;
   }
   return html + escapeHtml(line.slice(last, limit));
 }
 
-// A folded middle in spans of FOLD_CHUNK characters: shown in full, each
-// is a block the browser lays out only when it scrolls into view
-// (content-visibility), so "show all" on 12.7 MB does not freeze the page.
-const FOLD_CHUNK = 16384;
-function chunks(line, from, to) {
-  let html = '';
-  for (let a = from; a < to;) {
-    let b = Math.min(a + FOLD_CHUNK, to);
-    if (b < to && (line.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
-    html += `<span class="fold-chunk">${escapeHtml(line.slice(a, b))}</span>`;
-    a = b;
-  }
-  return html;
-}
+// A folded middle is not in the markup: its span says where it is in the
+// reading's text (data-from, data-to: UTF-16 offsets), and the page puts
+// the text itself in (fillFolds), as one text node: parsed as markup, a
+// [1024, 1024] tensor's 12.7 MB middle held the page's thread for 100 ms.
+// Shown in full ("show all"), it is cut in spans of FOLD_CHUNK
+// characters, each a block the browser lays out only when it scrolls into
+// view (content-visibility), so 12.7 MB does not freeze the page.
+export const FOLD_CHUNK = 16384;
 
 // The markup of a line, folded when it is long (see FOLD_CHARS); count is
-// the number of elements of its node's value, or null.
-function lineHtml(line, refs, from, to, classes, ascii, count) {
-  if (line.length <= FOLD_CHARS) return tokenHtml(line, refs, from, to, classes, ascii);
+// the number of elements of its node's value, or null; at: where the line
+// starts in the reading's text.
+function lineHtml(line, map, from, to, classes, ascii, count, at) {
+  if (line.length <= FOLD_CHARS) return tokenHtml(line, map, from, to, classes, ascii);
   let head = FOLD_HEAD, tail = line.length - FOLD_TAIL;
   // Never cut a surrogate pair.
   const low = (i) => (line.charCodeAt(i) & 0xfc00) === 0xdc00;
@@ -121,11 +117,44 @@ function lineHtml(line, refs, from, to, classes, ascii, count) {
   if (low(tail)) tail--;
   const folded = line.length - head - (line.length - tail);
   const what = count !== null ? `${count.toLocaleString('en')} elements` : `${folded.toLocaleString('en')} characters`;
-  return tokenHtml(line, refs, from, to, classes, ascii, head)
-    + `<span class="fold-rest" hidden>${chunks(line, head, tail)}</span>`
+  return tokenHtml(line, map, from, to, classes, ascii, head)
+    + `<span class="fold-rest" hidden data-from="${at() + head}" data-to="${at() + tail}"></span>`
     + `<span class="fold" role="button" tabindex="0" data-fold="${what}"`
     + ` aria-label="${folded.toLocaleString('en')} characters folded, ${what}: show all"></span>`
     + escapeHtml(line.slice(tail));
+}
+
+// Where line i of a prepared reading starts in its text (UTF-16 units);
+// counted once, the first time a folded line asks.
+function lineStart(prep, i) {
+  if (!prep.starts) {
+    prep.starts = new Float64Array(prep.all.length + 1);
+    for (let k = 0; k < prep.all.length; k++) prep.starts[k + 1] = prep.starts[k] + prep.all[k].length + 1;
+  }
+  return prep.starts[i];
+}
+
+// The page's side of a fold (a DOM root, the reading's text): every folded
+// middle under root gets its text.
+export function fillFolds(root, text) {
+  for (const rest of root.querySelectorAll('.fold-rest[data-from]'))
+    rest.textContent = text.slice(Number(rest.dataset.from), Number(rest.dataset.to));
+}
+
+// The text of a folded middle cut into FOLD_CHUNK spans, for "show all".
+export function foldChunks(rest) {
+  const text = rest.textContent;
+  const spans = [];
+  for (let a = 0; a < text.length;) {
+    let b = Math.min(a + FOLD_CHUNK, text.length);
+    if (b < text.length && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+    const span = rest.ownerDocument.createElement('span');
+    span.className = 'fold-chunk';
+    span.textContent = text.slice(a, b);
+    spans.push(span);
+    a = b;
+  }
+  rest.replaceChildren(...spans);
 }
 
 // A reading ready to be marked up, whole or a chunk at a time: its lines,
@@ -135,28 +164,58 @@ function lineHtml(line, refs, from, to, classes, ascii, count) {
 // appended by differentiate); marks are nodes whose lines are underlined
 // (the results); counts: a node's element count, or undefined (for folded
 // lines).
+// map: a flat map (flatMap, or the engine worker's tp_wasm_map).
 export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [] } = {}) {
   const all = text.split('\n');
   const trailing = all.length > 0 && all[all.length - 1] === '';
   if (trailing) all.pop();
-  const refs = map?.refs || [];
+  map = map || flatMap(null);
+  const { refs } = map;
+  const nRefs = refs.length / 5;
   const refsAt = new Int32Array(all.length + 1);
   let r = 0;
   for (let i = 0; i <= all.length; i++) {
-    while (r < refs.length && refs[r][0] < i) r++;
+    while (r < nRefs && refs[5 * r] < i) r++;
     refsAt[i] = r;
   }
   return {
-    all, trailing, refs, refsAt, kind, derivedFrom, marks, counts,
-    lines: map?.lines || [], classes: TOKEN_CLASSES[kind], ascii: utf8.encode(text).length === text.length,
+    all, trailing, map, refsAt, kind, derivedFrom, marks, counts,
+    classes: TOKEN_CLASSES[kind], ascii: utf8.encode(text).length === text.length,
   };
+}
+
+// A reading's map as numbers: lines, per line its node (-1 for none) and
+// role (an index into roleNames); refs, per ref its line, start and end
+// bytes, class (an index into classNames) and node (-1 for none).  This
+// is what the engine worker gets from tp_wasm_map; flatMap makes it of
+// the JSON's map (docs/language.md), for callers that have the JSON.
+export function flatMap(json, classNames = null, roleNames = null) {
+  const lines = json?.lines || [], refs = json?.refs || [];
+  const classIndex = new Map(), roleIndex = new Map();
+  const names = (index, list) => (name) => {
+    if (!index.has(name)) { index.set(name, list.length); list.push(name); }
+    return index.get(name);
+  };
+  const cls = names(classIndex, classNames = classNames || []), role = names(roleIndex, roleNames = roleNames || []);
+  const flatLines = new Int32Array(2 * lines.length), flatRefs = new Int32Array(5 * refs.length);
+  lines.forEach((l, i) => { flatLines[2 * i] = l.node ?? -1; flatLines[2 * i + 1] = role(l.role); });
+  refs.forEach(([line, start, end, klass, node], i) => flatRefs.set([line, start, end, cls(klass), node ?? -1], 5 * i));
+  return { lines: flatLines, refs: flatRefs, classNames, roleNames };
+}
+
+// Line i's node (-1 for none) and role ('blank' past the map's lines).
+export function lineNode(prep, i) {
+  return 2 * i < prep.map.lines.length ? prep.map.lines[2 * i] : -1;
+}
+function lineRole(prep, i) {
+  return 2 * i < prep.map.lines.length ? prep.map.roleNames[prep.map.lines[2 * i + 1]] : 'blank';
 }
 
 // Each line's node, or -1 (for the page to find a node's line in a long
 // reading it has not marked up).
 export function lineNodes(prep) {
   const out = new Int32Array(prep.all.length);
-  for (let i = 0; i < out.length; i++) out[i] = prep.lines[i]?.node ?? -1;
+  for (let i = 0; i < out.length; i++) out[i] = lineNode(prep, i);
   return out;
 }
 
@@ -164,14 +223,15 @@ export function lineNodes(prep) {
 // item a line, each in a bare span of its own, its newline included, so
 // the page can keep the lines a new reading shares with the last one.
 export function linesHtml(prep, from = 0, to = prep.all.length) {
-  const { all, refs, refsAt, lines, kind, classes, ascii, derivedFrom, marks, counts } = prep;
+  const { all, map, refsAt, kind, classes, ascii, derivedFrom, marks, counts } = prep;
   const out = [];
   for (let i = from; i < Math.min(to, all.length); i++) {
     const line = all[i];
-    const { node = null, role = 'blank' } = lines[i] || {};
+    const at = () => lineStart(prep, i);
+    const n = lineNode(prep, i), node = n < 0 ? null : n, role = lineRole(prep, i);
     const nl = i < all.length - 1 || prep.trailing ? '\n' : '';
     if (node === null) {
-      const html = lineHtml(line, refs, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null);
+      const html = lineHtml(line, map, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null, at);
       if (role === 'divider') out.push(`<span><span class="ir-divider">${html}</span>${nl}</span>`);
       else if (role === 'footer' || role === 'note') out.push(`<span><span class="ir-summary">${html}</span>${nl}</span>`);
       else out.push(`<span>${html}${nl}</span>`);
@@ -180,20 +240,23 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
-    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, refs, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null)}</span>${nl}</span>`);
+    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null, at)}</span>${nl}</span>`);
   }
   return out;
 }
 
-// The markup of a whole reading (see prepareReading and linesHtml).
+// The markup of a whole reading (see prepareReading and linesHtml); map:
+// the JSON's map of the reading.
 export function readingHtml(text, map, kind, options) {
-  return linesHtml(prepareReading(text, map, kind, options));
+  return linesHtml(prepareReading(text, flatMap(map), kind, options));
 }
 
-// Every text reading prepared from the engine's JSON.
-export function prepareReadings(result) {
+// Every text reading prepared from the engine's JSON; maps: each
+// reading's flat map (the engine worker's), else the JSON's map is used.
+export function prepareReadings(result, maps = null) {
   const marks = new Set(result.results.map((r) => r.node));
-  const map = result.map || {};
+  const json = result.map || {};
+  const map = maps || Object.fromEntries(['spec', 'derivative', 'plan', 'stablehlo', 'values'].map((r) => [r, flatMap(json[r])]));
   // Element counts from the shapes of the nodes' values (a folded line says
   // how many it folds).
   const counts = [];

@@ -9,29 +9,35 @@
 //
 // Keys on the focused scrubber: Space plays or pauses, Left/Right step,
 // Home/End jump to the first or last step.
+import { originOf, unpack } from './teach-facts.js';
+
 export const STEP_CLASSES = ['step-pending', 'step-live', 'step-freed', 'step-never'];
 const PLAY_MS = 700;
 
 // The state of every node after step k, from the JSON's buffers.
+// (memory: teach-facts.js packMemory, buffers as node, from, to triples)
 export function nodeStates(memory, n, k) {
   const states = new Array(n).fill('never');
-  for (const b of memory?.buffers || [])
-    states[b.node] = k < b.from ? 'pending' : k <= b.to ? 'live' : 'freed';
+  const b = memory?.buffers || [];
+  for (let i = 0; i + 2 < b.length; i += 3)
+    states[b[i]] = k < b[i + 1] ? 'pending' : k <= b[i + 2] ? 'live' : 'freed';
   return states;
 }
 
 // "node 10 Add" (with its name when the program named it).
 export function nodeLabel(facts, node) {
-  const op = facts.ops[node] ? ` ${facts.ops[node]}` : '';
-  const name = node < facts.specNodes && facts.names[node] ? ` (${facts.names[node]})` : '';
+  const ops = unpack(facts.ops, node), names = unpack(facts.names, node);
+  const op = ops ? ` ${ops}` : '';
+  const name = node < facts.specNodes && names ? ` (${names})` : '';
   return `node ${node}${op}${name}`;
 }
 
 // What a share adds to which gradient, from JSON origins[N], or ''.
 export function shareText(facts, node) {
-  const o = facts.origins[node];
+  const o = originOf(facts, node);
   if (!o || o.role !== 'share') return '';
-  const of = facts.names[o.of] && o.of < facts.specNodes ? facts.names[o.of] : `node ${o.of}`;
+  const named = unpack(facts.names, o.of);
+  const of = named && o.of < facts.specNodes ? named : `node ${o.of}`;
   return `share from ${nodeLabel(facts, o.from)} added to d ${facts.target} / d ${of}`
     + ` (share ${o.count}: node ${o.share} added to the running sum, node ${o.sum})`;
 }
@@ -73,7 +79,7 @@ export function createStepper(page, chart, beforeShow) {
   // Marks the picture's nodes with their state after step k (or clears).
   function markPicture() {
     const nodes = document.querySelectorAll('[data-reading="picture"] g.node[data-node]');
-    const states = open() && facts ? nodeStates(facts.memory, facts.explain.length, k) : null;
+    const states = open() && facts ? nodeStates(facts.memory, facts.nodes, k) : null;
     for (const g of nodes) {
       g.classList.remove(...STEP_CLASSES);
       if (states) g.classList.add(`step-${states[Number(g.dataset.node)] || 'never'}`);
@@ -83,7 +89,7 @@ export function createStepper(page, chart, beforeShow) {
   // Marks the share a step adds (in every reading), or clears.
   function markShare(node) {
     for (const el of document.querySelectorAll('.readings .step-share')) el.classList.remove('step-share');
-    const o = node === null || !facts ? null : facts.origins[node];
+    const o = node === null || !facts ? null : originOf(facts, node);
     if (!o || o.role !== 'share') return;
     for (const el of document.querySelectorAll(`.readings [data-node="${o.share}"]`)) el.classList.add('step-share');
   }
@@ -113,7 +119,8 @@ export function createStepper(page, chart, beforeShow) {
     const text = `step ${k + 1} of ${n}: ${nodeLabel(facts, node)}`;
     range.setAttribute('aria-valuetext', text);
     $('step-text').textContent = `${text}, ${half}`;
-    $('step-value').textContent = facts.values[node] ? `value ${facts.values[node]}` : '';
+    const value = unpack(facts.values, node);
+    $('step-value').textContent = value ? `value ${value}` : '';
     $('step-share').textContent = shareText(facts, node);
     page.select(node);
     decorate();

@@ -9,6 +9,19 @@ const SOURCES = new Set(['parameter', 'input', 'leaf']);
 
 export const PLAIN_LINE = 4000;
 
+// stream.match with a sticky regex at the stream's position: CodeMirror's
+// own match slices the rest of the line for every try, and a pasted
+// 5,000-line program is tokenized in the paste's task.
+function eat(stream, re, consume = true) {
+  re.lastIndex = stream.pos;
+  const m = re.exec(stream.string);
+  if (m && consume) stream.pos += m[0].length;
+  return m;
+}
+const COMMENT = /#.*/y, NUMBER = /(\d[\d.]*|\.\d[\d.]*)([eE][+-]?[\d.]*)?/y, LITERAL = /\[\s*\[/y;
+const SHAPE = /\[[^\]\n]*\]/y, WORD = /[A-Za-z_]\w*/y, EQUALS = /\s*=/y, SOURCE_ARG = /\s*[[\d.]/y;
+const CALL = /\s*\(/y, OPERATOR = /[=+\-*/@]/y, PUNCTUATION = /[(),]/y;
+
 const tapeParser = {
   name: 'tape',
   startState: () => ({ lineStart: true }),
@@ -23,9 +36,9 @@ const tapeParser = {
     if (stream.eatSpace()) return null;
     const first = state.lineStart;
     state.lineStart = false;
-    if (stream.match(/^#.*/)) return 'comment';
-    if (stream.match(/^(\d[\d.]*|\.\d[\d.]*)([eE][+-]?[\d.]*)?/)) return 'number';
-    if (stream.match(/^\[\s*\[/, false)) {
+    if (eat(stream, COMMENT)) return 'comment';
+    if (eat(stream, NUMBER)) return 'number';
+    if (eat(stream, LITERAL, false)) {
       // A tensor literal (docs/decisions.md D21): up to its balanced `]`,
       // on this line.
       let depth = 0;
@@ -36,20 +49,20 @@ const tapeParser = {
       } while (depth > 0 && !stream.eol());
       return depth === 0 ? 'literal' : 'invalid';
     }
-    if (stream.match(/^\[[^\]\n]*\]/)) return 'shape';
-    if (stream.match(/^\[/)) return 'invalid';
-    const word = stream.match(/^[A-Za-z_]\w*/);
+    if (eat(stream, SHAPE)) return 'shape';
+    if (stream.eat('[')) return 'invalid';
+    const word = eat(stream, WORD);
     if (word) {
       const w = word[0];
       // Keywords may name values (docs/decisions.md D8): colour a word by
       // what follows it, the way the parser tells the uses apart.
-      if (first && stream.match(/^\s*=/, false)) return 'definition';
-      if (SOURCES.has(w) && stream.match(/^\s*[[\d.]/, false)) return 'source';
-      if (FUNCTIONS.has(w) && stream.match(/^\s*\(/, false)) return 'function';
+      if (first && eat(stream, EQUALS, false)) return 'definition';
+      if (SOURCES.has(w) && eat(stream, SOURCE_ARG, false)) return 'source';
+      if (FUNCTIONS.has(w) && eat(stream, CALL, false)) return 'function';
       return 'name';
     }
-    if (stream.match(/^[=+\-*/@]/)) return 'operator';
-    if (stream.match(/^[(),]/)) return 'punctuation';
+    if (eat(stream, OPERATOR)) return 'operator';
+    if (eat(stream, PUNCTUATION)) return 'punctuation';
     stream.next();
     return 'invalid';
   },

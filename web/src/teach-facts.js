@@ -7,16 +7,58 @@
 // A short line for a node's value from JSON nodes[N]: its shape and its
 // first elements, as the engine wrote them.
 const VALUE_ELEMENTS = 12;
+const count = new Intl.NumberFormat('en');   // toLocaleString makes one a call
 export function valueText(entry) {
   if (!entry) return '';
   const shape = `[${(entry.shape || []).join(', ')}]`;
   if (entry.data === null || entry.elided) return `${shape}, not shown: past the page's output budget`;
-  const data = entry.data.map(String);
+  const data = entry.data;
   if ((entry.shape || []).length === 0) return `${shape} = ${data[0]}`;
-  const head = data.slice(0, VALUE_ELEMENTS).join(', ');
+  const head = data.slice(0, VALUE_ELEMENTS).map(String).join(', ');
   return data.length > VALUE_ELEMENTS
-    ? `${shape} = ${head}, … (${data.length.toLocaleString('en')} elements)`
+    ? `${shape} = ${head}, … (${count.format(data.length)} elements)`
     : `${shape} = ${head}`;
+}
+
+// A list of strings sent as one string and where each starts: the page's
+// thread takes in thousands of small strings or objects slowly (a
+// 5,000-line program's facts took over 100 ms to receive), one string and
+// an Int32Array at once.  An entry of the list that is null or undefined
+// reads back as undefined.
+export function packStrings(list, n = list.length) {
+  const parts = [];
+  const at = new Int32Array(n + 1);
+  const missing = new Uint8Array(n);
+  let pos = 0;
+  for (let i = 0; i < n; i++) {
+    const s = list[i];
+    if (s === undefined || s === null) missing[i] = 1;
+    else { parts.push(s); pos += s.length; }
+    at[i + 1] = pos;
+  }
+  return { text: parts.join(''), at, missing, length: n };
+}
+
+// Entry i of a packStrings list, or undefined.
+export function unpack(list, i) {
+  if (!list || !(i >= 0 && i < list.length) || list.missing[i]) return undefined;
+  return list.text.slice(list.at[i], list.at[i + 1]);
+}
+
+// The typed arrays of packed facts, for a transfer list.
+export function factBuffers(facts) {
+  const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer];
+  for (const k of ['explain', 'ops', 'values', 'names', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
+  return out;
+}
+
+// JSON memory as the page uses it: the steps (one node a step) and per
+// buffer its node, first and last step, flat.
+function packMemory(memory) {
+  const buffers = memory?.buffers || [];
+  const flat = new Int32Array(3 * buffers.length);
+  buffers.forEach((b, i) => { flat[3 * i] = b.node; flat[3 * i + 1] = b.from; flat[3 * i + 2] = b.to; });
+  return { steps: Int32Array.from(memory?.steps || []), buffers: flat };
 }
 
 export function teachFacts(result, checkText) {
@@ -28,17 +70,25 @@ export function teachFacts(result, checkText) {
   }
   const names = [];
   for (const n of result.names || []) names[n.node] = n.name;   // the last statement naming it
+  const n = explain.length;
   return {
     check: result.check,
     checkText,
-    explain,
-    ops,
-    origins: result.origins || [],
-    memory: result.memory,
+    nodes: n,
+    explain: packStrings(explain),
+    ops: packStrings(ops, Math.max(n, ops.length)),
+    origins: packStrings((result.origins || []).map((o) => (o ? JSON.stringify(o) : null))),
+    memory: packMemory(result.memory),
     memorySvg: result.memory_svg || '',
-    values,
-    names,
+    values: packStrings(values, Math.max(n, values.length)),
+    names: packStrings(names, Math.max(n, names.length)),
     target: result.target,
     specNodes: result.spec_nodes ?? 0,
   };
+}
+
+// Node's origin (JSON origins[N]) from packed facts, or null.
+export function originOf(facts, node) {
+  const text = unpack(facts.origins, node);
+  return text ? JSON.parse(text) : null;
 }

@@ -7,6 +7,7 @@ import { nodeButton } from './node-link.js';
 import { createMemoryChart } from './memory.js';
 import { createStepper, nodeLabel } from './steps.js';
 import { createTrain } from './train.js';
+import { unpack } from './teach-facts.js';
 
 // The check's outcome (JSON check.outcome) as an icon and words: never
 // colour alone.
@@ -68,15 +69,15 @@ export function createTeach(page) {
   function showExplanation() {
     const node = hovered ?? page.selected;
     const line = $('explain-line');
-    const text = facts && node !== null ? facts.explain[node] : undefined;
+    const text = facts && node !== null ? unpack(facts.explain, node) : undefined;
     line.textContent = text ?? '';
     line.dataset.explains = node === null || text === undefined ? '' : String(node);
     line.classList.toggle('hovering', hovered !== null && text !== undefined);
     const sel = page.selected;
     if (sel !== announced) {
       announced = sel;
-      $('explain-announce').textContent = facts && sel !== null && facts.explain[sel] !== undefined
-        ? `${nodeLabel(facts, sel)}: ${facts.explain[sel]}` : '';
+      const said = facts && sel !== null ? unpack(facts.explain, sel) : undefined;
+      $('explain-announce').textContent = said !== undefined ? `${nodeLabel(facts, sel)}: ${said}` : '';
     }
   }
 
