@@ -66,8 +66,7 @@ def main():
         return set(re.findall(r"'([^']*)'", m.group(1))) if m else set()
     check("tape-language.js: SOURCES", js_set("SOURCES"), sources)
     check("tape-language.js: FUNCTIONS", js_set("FUNCTIONS"), functions)
-    m = re.search(r"if \(stream\.match\(/\^\[([^\]]*)\]/\)\) return 'operator'",
-                  js)
+    m = re.search(r"OPERATOR = /\[([^\]]*)\]/y", js)
     check("tape-language.js: operators",
           symbols - set((m.group(1) if m else "").replace("\\", "")), set())
 

@@ -1,7 +1,11 @@
-// The tape language for CodeMirror 6: a small stream tokenizer (one
-// statement a line, so no state crosses lines) and its colours.
-import { HighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
-import { tags as t } from '@lezer/highlight';
+// The tape language for CodeMirror 6: a small tokenizer and its colours.
+// One statement a line, so no state crosses lines: only the lines on
+// screen are tokenized, each time the view shows other lines or the text
+// changes.  (A StreamLanguage parses from the top of the document, in the
+// paste's own task and then in slices of up to 50 ms: a pasted 5,000-line
+// program held the page's thread past 50 ms.)
+import { EditorState, RangeSetBuilder } from '@codemirror/state';
+import { Decoration, EditorView, ViewPlugin } from '@codemirror/view';
 
 const FUNCTIONS = new Set(['tanh', 'exp', 'ln', 'sqrt', 'sin', 'cos', 'relu', 'transpose', 'sum',
   'sum_along', 'log_softmax', 'logsumexp', 'softmax', 'mean_along', 'broadcast', 'reshape']);
@@ -9,9 +13,8 @@ const SOURCES = new Set(['parameter', 'input', 'leaf']);
 
 export const PLAIN_LINE = 4000;
 
-// stream.match with a sticky regex at the stream's position: CodeMirror's
-// own match slices the rest of the line for every try, and a pasted
-// 5,000-line program is tokenized in the paste's task.
+// A sticky regex matched at the stream's position (no slice of the rest
+// of the line for every try); consumed unless @consume is false.
 function eat(stream, re, consume = true) {
   re.lastIndex = stream.pos;
   const m = re.exec(stream.string);
@@ -22,9 +25,26 @@ const COMMENT = /#.*/y, NUMBER = /(\d[\d.]*|\.\d[\d.]*)([eE][+-]?[\d.]*)?/y, LIT
 const SHAPE = /\[[^\]\n]*\]/y, WORD = /[A-Za-z_]\w*/y, EQUALS = /\s*=/y, SOURCE_ARG = /\s*[[\d.]/y;
 const CALL = /\s*\(/y, OPERATOR = /[=+\-*/@]/y, PUNCTUATION = /[(),]/y;
 
-const tapeParser = {
-  name: 'tape',
-  startState: () => ({ lineStart: true }),
+// The tokenizer's view of one line: the few stream methods it uses.
+class LineStream {
+  constructor(string) { this.string = string; this.pos = 0; this.start = 0; }
+  sol() { return this.pos === 0; }
+  eol() { return this.pos >= this.string.length; }
+  next() { return this.pos < this.string.length ? this.string[this.pos++] : undefined; }
+  eat(ch) {
+    if (this.string[this.pos] !== ch) return undefined;
+    this.pos++;
+    return ch;
+  }
+  eatSpace() {
+    const from = this.pos;
+    while (this.pos < this.string.length && /\s/.test(this.string[this.pos])) this.pos++;
+    return this.pos > from;
+  }
+  skipToEnd() { this.pos = this.string.length; }
+}
+
+const tapeTokenizer = {
   token(stream, state) {
     // A line this long is left plain: one element, not one per token
     // (a 100,000-character line would be 50,000 of them to draw).
@@ -66,36 +86,70 @@ const tapeParser = {
     stream.next();
     return 'invalid';
   },
-  tokenTable: {
-    comment: t.lineComment,
-    number: t.number,
-    shape: t.squareBracket,
-    literal: t.number,
-    definition: t.definition(t.variableName),
-    source: t.keyword,
-    function: t.function(t.variableName),
-    name: t.variableName,
-    operator: t.operator,
-    punctuation: t.punctuation,
-    invalid: t.invalid,
-  },
-  languageData: { commentTokens: { line: '#' } },
 };
 
-export const tapeLanguage = StreamLanguage.define(tapeParser);
+// The tokens of one line: [from, to, kind] with line offsets, kind one of
+// the keys of STYLES; the spaces and plain stretches between are left out.
+export function lineTokens(text) {
+  const stream = new LineStream(text), state = { lineStart: true }, out = [];
+  while (!stream.eol()) {
+    stream.start = stream.pos;
+    const kind = tapeTokenizer.token(stream, state);
+    if (stream.pos === stream.start) stream.pos++;   // never stuck
+    if (kind) {
+      const last = out[out.length - 1];
+      if (last && last[2] === kind && last[1] === stream.start) last[1] = stream.pos;
+      else out.push([stream.start, stream.pos, kind]);
+    }
+  }
+  return out;
+}
 
-const style = HighlightStyle.define([
-  { tag: t.lineComment, color: 'var(--c-comment)', fontStyle: 'italic' },
-  { tag: t.number, color: 'var(--c-number)' },
-  { tag: t.squareBracket, color: 'var(--c-shape)' },
-  { tag: t.definition(t.variableName), color: 'var(--c-def)', fontWeight: '600' },
-  { tag: t.keyword, color: 'var(--c-source)', fontWeight: '600' },
-  { tag: t.function(t.variableName), color: 'var(--c-func)' },
-  { tag: t.variableName, color: 'var(--c-name)' },
-  { tag: t.operator, color: 'var(--c-op)' },
-  { tag: t.invalid, color: 'var(--c-error)', textDecoration: 'underline wavy' },
-]);
+const STYLES = {
+  comment: { color: 'var(--c-comment)', fontStyle: 'italic' },
+  number: { color: 'var(--c-number)' },
+  literal: { color: 'var(--c-number)' },
+  shape: { color: 'var(--c-shape)' },
+  definition: { color: 'var(--c-def)', fontWeight: '600' },
+  source: { color: 'var(--c-source)', fontWeight: '600' },
+  function: { color: 'var(--c-func)' },
+  name: { color: 'var(--c-name)' },
+  operator: { color: 'var(--c-op)' },
+  punctuation: {},
+  invalid: { color: 'var(--c-error)', textDecoration: 'underline wavy' },
+};
+const MARKS = Object.fromEntries(Object.keys(STYLES).map((k) => [k, Decoration.mark({ class: `tp-tok-${k}` })]));
+
+function tokenDecorations(view) {
+  const builder = new RangeSetBuilder(), doc = view.state.doc;
+  let done = -1;   // visible ranges may share a line
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to;) {
+      const line = doc.lineAt(pos);
+      if (line.number > done) {
+        for (const [a, b, kind] of lineTokens(line.text)) builder.add(line.from + a, line.from + b, MARKS[kind]);
+        done = line.number;
+      }
+      pos = line.to + 1;
+    }
+  }
+  return builder.finish();
+}
+
+const tapeHighlighter = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = tokenDecorations(view); }
+  update(update) {
+    if (update.docChanged || update.viewportChanged) this.decorations = tokenDecorations(update.view);
+  }
+}, { decorations: (plugin) => plugin.decorations });
+
+const tapeTheme = EditorView.baseTheme(Object.fromEntries(
+  Object.entries(STYLES).map(([k, style]) => [`.tp-tok-${k}`, style])));
 
 export function tapeSupport() {
-  return [tapeLanguage, syntaxHighlighting(style)];
+  return [
+    tapeHighlighter,
+    tapeTheme,
+    EditorState.languageData.of(() => [{ commentTokens: { line: '#' } }]),
+  ];
 }
