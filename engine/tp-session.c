@@ -1161,15 +1161,10 @@ put_str (char *p, const char *text)
   return n;
 }
 
-/* "map": {"spec": {"lines": [...], "refs": [...]}, ...}, then the spec
- * node count, the gradient nodes, the sources and the picture. */
+/* The "map" member: per text reading its lines and refs. */
 static void
-json_map (const TpSession *s, TpBuf *out)
+json_map_member (const TpSession *s, TpBuf *out)
 {
-  size_t n_grads;
-  const TpGradient *grads = tp_session_gradients (s, &n_grads);
-  uint32_t n_sources = s->status == TP_STATUS_OK ? s->prog.tape.len : 0;
-
   tp_json_key (out, "map", false);
   tp_buf_putc (out, '{');
   for (int r = 0; r < TP_MAP_READINGS; r++)
@@ -1221,6 +1216,20 @@ json_map (const TpSession *s, TpBuf *out)
       tp_buf_puts (out, "]}");
     }
   tp_buf_putc (out, '}');
+}
+
+/* "map": {"spec": {"lines": [...], "refs": [...]}, ...} (unless
+ * !with_map), then the spec node count, the gradient nodes, the sources
+ * and the picture. */
+static void
+json_map (const TpSession *s, TpBuf *out, bool with_map)
+{
+  size_t n_grads;
+  const TpGradient *grads = tp_session_gradients (s, &n_grads);
+  uint32_t n_sources = s->status == TP_STATUS_OK ? s->prog.tape.len : 0;
+
+  if (with_map)
+    json_map_member (s, out);
   tp_json_key (out, "spec_nodes", false);
   tp_buf_u64 (out, tp_session_spec_nodes (s));
   tp_json_key (out, "gradient_nodes", false);
@@ -1395,7 +1404,7 @@ first_assignments (const TpProgram *p)
 
 /* The session's JSON, with the train object when train is not NULL. */
 static char *
-session_json (const TpSession *s, const TpTrain *train)
+session_json (const TpSession *s, const TpTrain *train, bool with_map)
 {
   TpBuf out;
   uint64_t budget = TP_VALUES_BUDGET;
@@ -1508,7 +1517,7 @@ session_json (const TpSession *s, const TpTrain *train)
     }
   tp_buf_putc (&out, ']');
   json_ours (s, &out);
-  json_map (s, &out);
+  json_map (s, &out, with_map);
   /* Every node's op and value, named or not, gradient included, last:
    * what is left of the budget after the fields above.  The op lets a
    * front end name a node ("node 10 Add") without reading any text. */
@@ -1552,13 +1561,19 @@ session_json (const TpSession *s, const TpTrain *train)
 char *
 tp_session_to_json (const TpSession *s)
 {
-  return session_json (s, NULL);
+  return session_json (s, NULL, true);
+}
+
+char *
+tp_session_to_json_without_map (const TpSession *s)
+{
+  return session_json (s, NULL, false);
 }
 
 char *
 tp_session_to_json_with_train (const TpSession *s, const TpTrain *train)
 {
-  return session_json (s, train);
+  return session_json (s, train, true);
 }
 
 /* Reads the learning rate as the language reads a number, a leading minus

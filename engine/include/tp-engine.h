@@ -422,6 +422,11 @@ void           tp_session_stats      (const TpSession *session,
 /* The JSON object with every reading, or NULL when memory runs out; the
  * caller frees it with tp_string_free. */
 char          *tp_session_to_json    (const TpSession *session);
+/* The same object without its "map" member (every other member's bytes
+ * as there), for a front end that takes the maps through
+ * tp_session_map_line and tp_session_map_ref: the map is most of a big
+ * program's JSON. */
+char          *tp_session_to_json_without_map (const TpSession *session);
 void           tp_string_free        (char *text);
 
 const char    *tp_reading_name       (TpReading which);

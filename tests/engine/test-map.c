@@ -1374,6 +1374,63 @@ test_refused (void)
   tp_session_free (s);
 }
 
+/* The JSON without its map is the whole JSON with the "map" member cut
+ * out, byte for byte, for every sample and a refused program. */
+static void
+check_without_map (TpSession *s, const char *what)
+{
+  char *whole = tp_session_to_json (s);
+  char *lean = tp_session_to_json_without_map (s);
+  const char *from = strstr (whole, ",\"map\":{\"spec\":");
+  const char *to = from != NULL ? strstr (from, ",\"spec_nodes\":") : NULL;
+  GString *cut;
+
+  g_assert_nonnull (to);
+  cut = g_string_new_len (whole, from - whole);
+  g_string_append (cut, to);
+  if (strcmp (cut->str, lean) != 0)
+    g_error ("%s: the JSON without its map is not the JSON with the map cut out", what);
+  g_assert_null (strstr (lean, "\"map\":"));
+  g_string_free (cut, TRUE);
+  tp_string_free (lean);
+  tp_string_free (whole);
+}
+
+static void
+test_json_without_map (void)
+{
+  char *dir = g_test_build_filename (G_TEST_DIST, "..", "resources", "samples", NULL);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+  TpSession *refused = tp_test_compile ("x = 1\ny = x @ x\n", NULL, NULL, TP_STATUS_REFUSED);
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      char *path, *src;
+      gsize len;
+      TpSession *s;
+
+      if (!g_str_has_suffix (name, ".tape"))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      g_assert_true (g_file_get_contents (path, &src, &len, NULL));
+      s = tp_session_new ();
+      tp_session_compile (s, src, len, NULL);
+      check_without_map (s, name);
+      tp_session_free (s);
+      g_free (src);
+      g_free (path);
+      n++;
+    }
+  check_without_map (refused, "a refused program");
+  g_assert_cmpuint (n, >=, 8);
+  tp_session_free (refused);
+  g_dir_close (d);
+  g_free (dir);
+}
+
 /* The map off (the benchmark's baseline) changes no reading and leaves
  * the maps empty; on again, they are back. */
 static void
@@ -1462,6 +1519,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/map/exact-spans", test_exact_spans);
   g_test_add_func ("/topos/map/exact-tokens-and-json", test_exact_tokens_and_json);
   g_test_add_func ("/topos/map/refused", test_refused);
+  g_test_add_func ("/topos/map/json-without-map", test_json_without_map);
   g_test_add_func ("/topos/map/map-off", test_map_off);
   g_test_add_func ("/topos/map/ref-budget", test_ref_budget);
   g_test_add_func ("/topos/map/picture-reduced", test_picture_reduced);
