@@ -323,7 +323,12 @@ resolve_observe (TpSession *s, const TpChoices *c)
       if (dup)
         continue;
       s->observe[s->n_observe] = node;
+      /* the program's own copy of the name: the caller's choices need
+       * not outlive the compile (a JSON written later names them) */
       s->observe_names[s->n_observe] = name;
+      for (uint32_t j = 0; j < s->prog.n_stmts; j++)
+        if (strcmp (s->prog.stmts[j].name, name) == 0)
+          s->observe_names[s->n_observe] = s->prog.stmts[j].name;
       s->n_observe++;
     }
   return true;

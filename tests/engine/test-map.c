@@ -1431,6 +1431,27 @@ test_json_without_map (void)
   g_free (dir);
 }
 
+/* The reader's choices need not outlive the compile: a JSON written
+ * after the caller reused the observed name's memory still names it. */
+static void
+test_choices_not_borrowed (void)
+{
+  char *name = g_strdup ("error");
+  const char *observe[] = { name };
+  TpChoices choices = { NULL, observe, 1, false };
+  TpSession *s = tp_session_new ();
+  static const char src[] = "w = parameter 0.0\nx = input 2.0\nerror = w * x\nloss = error * error\n";
+  char *json;
+
+  g_assert_cmpint (tp_session_compile (s, src, strlen (src), &choices), ==, TP_STATUS_OK);
+  memset (name, 'X', strlen (name));
+  g_free (name);
+  json = tp_session_to_json (s);
+  g_assert_nonnull (strstr (json, "\"observe\":[\"error\"]"));
+  tp_string_free (json);
+  tp_session_free (s);
+}
+
 /* The map off (the benchmark's baseline) changes no reading and leaves
  * the maps empty; on again, they are back. */
 static void
@@ -1520,6 +1541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/map/exact-tokens-and-json", test_exact_tokens_and_json);
   g_test_add_func ("/topos/map/refused", test_refused);
   g_test_add_func ("/topos/map/json-without-map", test_json_without_map);
+  g_test_add_func ("/topos/map/choices-not-borrowed", test_choices_not_borrowed);
   g_test_add_func ("/topos/map/map-off", test_map_off);
   g_test_add_func ("/topos/map/ref-budget", test_ref_budget);
   g_test_add_func ("/topos/map/picture-reduced", test_picture_reduced);
