@@ -13,8 +13,9 @@
  *     target:  NUL-terminated name, or 0 for "the last scalar";
  *     observe: observe_len bytes of names, each ended by '\n'; 0 for none.
  *   Returns the engine's status (0 read, 1 refused, 2 out of memory).
- *   tp_wasm_json () / tp_wasm_json_length () then give the JSON, which
- *   stays valid until the next tp_wasm_read.
+ *   tp_wasm_json () / tp_wasm_json_length () then give the JSON (made on
+ *   the first call after a read: the page asks for it only to download
+ *   it), which stays valid until the next tp_wasm_read.
  *
  *   tp_wasm_reading (which) / tp_wasm_reading_length (which): the text of
  *   one reading of the last tp_wasm_read (a TpReading: the JSON holds
@@ -22,7 +23,8 @@
  *   check reading's own text), borrowed, valid until the next read.
  *
  *   tp_wasm_json_without_map () / tp_wasm_json_without_map_length (): the
- *   same JSON without its "map" member, and tp_wasm_map (which) /
+ *   same JSON without its "map" member (tp_session_to_json_without_map,
+ *   made by the read: it is what the page reads), and tp_wasm_map (which) /
  *   tp_wasm_map_length (which) that reading's map as int32 values (see
  *   tp_wasm_map): the page's worker takes the map in as numbers instead
  *   of parsing it (70% of the time JSON.parse took on a 300-line
@@ -65,7 +67,7 @@ static char *json;
 static size_t json_length;
 static TpTrain *train;
 static char *train_json;
-static char *lean;              /* the JSON without "map", made when asked */
+static char *lean;              /* the JSON without "map", made by the read */
 static size_t lean_length;
 static int32_t *map_values;     /* tp_wasm_map's last answer */
 static size_t map_count;
@@ -105,7 +107,7 @@ tp_wasm_read (const char *source,
   tp_string_free (json);
   json = NULL;
   json_length = 0;
-  free (lean);
+  tp_string_free (lean);
   lean = NULL;
   lean_length = 0;
 
@@ -128,24 +130,31 @@ tp_wasm_read (const char *source,
     return TP_STATUS_NO_MEMORY;
 
   status = tp_session_compile (session, source, source_len, &choices);
-  json = tp_session_to_json (session);
-  if (json != NULL)
-    json_length = strlen (json);
+  lean = tp_session_to_json_without_map (session);
+  if (lean != NULL)
+    lean_length = strlen (lean);
   else
     status = TP_STATUS_NO_MEMORY;
   return (int) status;
 }
 
-/* The JSON of the last tp_wasm_read, borrowed. */
+/* The JSON of the last tp_wasm_read (made on the first call after it),
+ * borrowed. */
 EMSCRIPTEN_KEEPALIVE const char *
 tp_wasm_json (void)
 {
+  if (json == NULL && session != NULL && lean != NULL)
+    {
+      json = tp_session_to_json (session);
+      json_length = json != NULL ? strlen (json) : 0;
+    }
   return json != NULL ? json : no_memory_json;
 }
 
 EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_json_length (void)
 {
+  tp_wasm_json ();
   return json != NULL ? json_length : sizeof no_memory_json - 1;
 }
 
@@ -212,111 +221,18 @@ tp_wasm_train_length (int which)
   return strlen (tp_wasm_train_text (which));
 }
 
-/* Past the JSON string that starts at p (its opening quote), or end. */
-static const char *
-skip_string (const char *p,
-             const char *end)
-{
-  for (p++; p < end;)
-    {
-      const char *q = memchr (p, '"', (size_t) (end - p));
-      const char *b;
-
-      if (q == NULL)
-        return end;
-      /* An odd run of backslashes before it escapes the quote. */
-      for (b = q; b > p && b[-1] == '\\'; b--)
-        ;
-      if ((q - b) % 2 == 0)
-        return q + 1;
-      p = q + 1;
-    }
-  return end;
-}
-
-/* Where the top-level member "map" of the JSON object text is: from the
- * comma before its key to just past its value.  The scan follows the
- * structure (strings skipped with their escapes), so a name or a reading
- * that spells "map" is not taken for the key.  False when there is none. */
-static bool
-find_map_member (const char *text,
-                 size_t      length,
-                 size_t     *from,
-                 size_t     *to)
-{
-  const char *p = text, *end = text + length, *comma = NULL;
-  int depth = 0;
-
-  while (p < end)
-    {
-      char c = *p;
-
-      if (c == '"')
-        {
-          const char *after = skip_string (p, end);
-
-          if (depth == 1 && comma != NULL && after - p == 5
-              && memcmp (p, "\"map\"", 5) == 0 && after < end && *after == ':')
-            {
-              /* The value: an object, whose own strings hold no braces
-               * (the map's class and role names), so counting them ends it. */
-              int inner = 0;
-
-              for (p = after + 1; p < end; p++)
-                {
-                  inner += (*p == '{') - (*p == '}');
-                  if (inner == 0)
-                    break;
-                }
-              if (p >= end)
-                return false;
-              *from = (size_t) (comma - text);
-              *to = (size_t) (p + 1 - text);
-              return true;
-            }
-          p = after;
-          continue;
-        }
-      if (c == '{' || c == '[')
-        depth++;
-      else if (c == '}' || c == ']')
-        depth--;
-      else if (c == ',' && depth == 1)
-        comma = p;
-      p++;
-    }
-  return false;
-}
-
-/* The JSON of the last tp_wasm_read without its "map" member (made on the
- * first call after a read), borrowed; the whole JSON when it has no map
- * or memory runs out. */
+/* The JSON of the last tp_wasm_read without its "map" member, borrowed;
+ * the out-of-memory JSON when it could not be made. */
 EMSCRIPTEN_KEEPALIVE const char *
 tp_wasm_json_without_map (void)
 {
-  const char *text = tp_wasm_json ();
-  size_t length = tp_wasm_json_length (), from, to;
-
-  if (lean != NULL)
-    return lean;
-  if (!find_map_member (text, length, &from, &to)
-      || (lean = malloc (length - (to - from) + 1)) == NULL)
-    {
-      lean_length = length;
-      return text;
-    }
-  memcpy (lean, text, from);
-  memcpy (lean + from, text + to, length - to);
-  lean_length = length - (to - from);
-  lean[lean_length] = '\0';
-  return lean;
+  return lean != NULL ? lean : no_memory_json;
 }
 
 EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_json_without_map_length (void)
 {
-  tp_wasm_json_without_map ();
-  return lean_length;
+  return lean != NULL ? lean_length : sizeof no_memory_json - 1;
 }
 
 /* The map of reading which (TP_READING_SPEC .. TP_READING_VALUES) of the

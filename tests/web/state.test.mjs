@@ -3,7 +3,9 @@
 // engine's JSON); downloads are off, with the reason shown, when there is
 // no current reading, and are named after the draft; the summary keeps its
 // last good text, marked, while a line is half typed; a missing or broken
-// engine or graphviz file gives a plain message.  Screenshots go to
+// engine or graphviz file gives a plain message; a program read ahead of
+// the debounce is never shown before it ends, nor when a key came after
+// it, and the readings shown are the typed program's.  Screenshots go to
 // TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
@@ -42,6 +44,34 @@ async function replaceProgram(page, text) {
   await page.keyboard.insertText(text);
   await ready(page);
 }
+
+test('a read ahead of the debounce is shown only when typing pauses, and never for a text typed past', { skip }, async () => {
+  const page = await b.page();
+  await page.goto(b.base + '#program=' + encodeURIComponent('x = 1.0\ny = x * 2\n'));
+  await ready(page);
+  // Every values text the page ever shows, from here on.
+  await page.evaluate(() => {
+    window.__values = [];
+    const el = document.querySelector('[data-reading="values"]');
+    new MutationObserver(() => window.__values.push(el.textContent)).observe(el, { childList: true, subtree: true, characterData: true });
+  });
+  await page.click('#editor .cm-line:nth-child(2)');
+  await page.keyboard.press('End');
+  // Pauses longer than the read ahead's (40 ms), shorter than the
+  // debounce (120 ms): each intermediate program is read ahead, and none
+  // may be shown.
+  for (const digit of ['5', '0', '7']) {
+    await page.keyboard.type(digit);
+    await page.waitForTimeout(75);
+  }
+  await ready(page);
+  const want = expected('x = 1.0\ny = x * 2507\n');
+  assert.equal((await readings(page)).values, want.values, 'the typed program’s values');
+  const seen = await page.evaluate(() => window.__values);
+  for (const v of seen)
+    assert.ok(!/\b(25|250)\b/.test(v), `an intermediate program's values were shown: ${v.slice(0, 120)}`);
+  assert.equal(await page.evaluate(() => window.toposPlayground.engineRestarts), 0);
+});
 
 test('a chosen target or observe the program lost says what is used instead', { skip }, async () => {
   const page = await b.page();

@@ -65,10 +65,11 @@ globalThis.toposPlayground = stats;
 
 /* ---------------------------------------------------------------- busy */
 
-const work = { timer: false, engine: false, graph: false, facts: false, plain: false, fatal: false };
+const work = { timer: false, engine: false, graph: false, facts: false, teach: false, plain: false, fatal: false };
 function updateBusy() {
-  const busy = work.timer || work.engine || work.graph || work.facts || work.plain;
-  document.body.dataset.state = busy && !work.fatal ? 'busy' : 'ready';
+  const busy = work.timer || work.engine || work.graph || work.facts || work.teach || work.plain;
+  const next = busy && !work.fatal ? 'busy' : 'ready';
+  if (document.body.dataset.state !== next) document.body.dataset.state = next;   // a change only, for observers
   if (!busy && stats.firstReadingsMs === null) stats.firstReadingsMs = performance.now();
 }
 
@@ -205,6 +206,7 @@ function startEngine() {
     if (e.data.loadError) fatal(`the engine could not be loaded: ${e.data.loadError}`);
     else if (typeof e.data.id === 'string') onAnswer(e.data);
     else if (e.data.part) textParts.set(e.data.part, e.data.text);
+    else if (e.data.teachOf !== undefined) onTeach(e.data);
     else if (!e.data.loaded) onEngineResult(e.data);
   };
   engineWorker.onerror = (e) => {
@@ -217,6 +219,7 @@ function startEngine() {
 function fatal(message) {
   work.fatal = true;
   work.engine = false;
+  work.teach = false;
   readingEl('diagnostics').textContent = message;
   const el = $('#page-problem');
   el.textContent = `${message}. The program is kept; reload the page to try again.`;
@@ -238,6 +241,36 @@ function scheduleRead() {
   // stale and fresh during a burst of keys.
   if (readTimer !== null) clearTimeout(readTimer);
   readTimer = setTimeout(() => { readTimer = null; work.timer = false; read(); }, READ_DELAY_MS);
+  // The engine starts on the program after a shorter pause; what it
+  // reads is shown only when the debounce ends (readAhead).
+  if (ahead !== null) ahead.stale = true;   // of another program now
+  if (aheadTimer !== null) clearTimeout(aheadTimer);
+  aheadTimer = lastEngineMs < READ_DELAY_MS - AHEAD_MS ? setTimeout(readAhead, AHEAD_MS) : null;
+}
+
+// Reading ahead: once typing has paused for AHEAD_MS the worker reads the
+// program, and the result waits, unseen, for the debounce to end; if the
+// program is still the same then, it is shown at once (a 300-line
+// program's read takes most of the debounce's 120 ms).  A key typed
+// meanwhile drops it.  Not for a program whose reads take about as long
+// as the debounce: a read ahead would only delay the one that counts.
+const AHEAD_MS = 40;
+let aheadTimer = null;
+let ahead = null;          // {key, id, msg, teach, stale} of the read ahead of the debounce
+let lastEngineMs = 0;      // the worker's time for the last read shown
+// What a read of the program now asks the engine.
+function currentRead() {
+  return { program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact };
+}
+function newRequest() {
+  return { id: ++seq, ...currentRead() };
+}
+function readAhead() {
+  aheadTimer = null;
+  if (work.fatal || inFlight !== null || readTimer === null) return;
+  const request = newRequest();
+  ahead = { key: requestKey(request), id: request.id, msg: null, teach: null, stale: false };
+  send(request);
 }
 
 // Ctrl+Enter: read now, without waiting for the pause.
@@ -283,13 +316,12 @@ function dropJsonRequests() {
 
 function read() {
   if (work.fatal) return;
-  const request = {
-    id: ++seq,
-    program: state.program,
-    target: state.target,
-    observe: state.observe ? [state.observe] : [],
-    exact: state.exact,
-  };
+  if (aheadTimer !== null) { clearTimeout(aheadTimer); aheadTimer = null; }
+  // The read ahead of this pause, when it read this same program, is the
+  // one shown: its result now, or when it comes.
+  const early = ahead !== null && !ahead.stale && ahead.key === requestKey(currentRead()) ? ahead : null;
+  ahead = null;
+  const request = early ? { id: early.id, ...currentRead() } : newRequest();
   latestRequest = request;
   teach.programChanged(requestKey(request));
   writeHash();
@@ -297,6 +329,13 @@ function read() {
   $('#print-program').textContent = state.program;
   work.engine = true;
   updateBusy();
+  if (early) {
+    if (early.msg) {
+      showEngineResult(early.msg);
+      if (early.teach) onTeach(early.teach);
+    }
+    return;
+  }
   if (inFlight === null) send(request);
   else {
     pending = request;   // replaces any older pending request: it is stale
@@ -348,7 +387,15 @@ function onEngineResult(msg) {
     pending = null;
     send(next);
   }
+  if (ahead !== null && msg.id === ahead.id) {   // read ahead: kept until the debounce ends, or dropped
+    if (!ahead.stale) ahead.msg = msg;
+    return;
+  }
   if (msg.id !== seq) return;          // stale: a newer request is on its way
+  showEngineResult(msg);
+}
+
+function showEngineResult(msg) {
   work.engine = false;
   shownRequest = latestRequest;
   shownId = msg.id;
@@ -359,6 +406,7 @@ function onEngineResult(msg) {
   }
   stats.engineMs.push(msg.ms.engine);
   stats.markupMs.push(msg.ms.markup);
+  lastEngineMs = msg.ms.engine + msg.ms.markup;
   const shownAt = performance.now();
   showResult(msg);
   stats.showMs.push(performance.now() - shownAt);
@@ -440,12 +488,22 @@ function flushPlain(all = false) {
 
 // Puts reading r of an engine result into its element: a short reading's
 // markup, or a long one's chunks (long-reading.js).
-let longAtOnce = 1;   // long readings putReading shows in this task; the rest are queued
+// Long readings putReading shows in one task: the first, and the next
+// while their text adds up to LONG_AT_ONCE characters; the rest are
+// queued (each is followed by a frame: a 300-line program's three long
+// readings, 0.9 MB, went in in three tasks and three frames).
+const LONG_AT_ONCE = 1 << 20;
+let longRoom = -1;   // characters left in this task; -1: none shown yet
+function takeLong(chars) {
+  const ok = longRoom < 0 || chars <= longRoom;
+  longRoom = Math.max(0, (longRoom < 0 ? LONG_AT_ONCE : longRoom) - chars);
+  return ok;
+}
 function putReading(r, msg, now = false) {
   const el = readingEl(r);
   plainQueue.delete(el);
   const long = msg.long?.[r];
-  if (long && !now && longAtOnce-- <= 0) {
+  if (long && !now && !takeLong(msg.text[r].length)) {
     queueWork(el, () => {
       if (paneShown(r)) putReading(r, msg, true);
       else { setPlain(el, msg.text[r]); deferredHtml.set(r, msg); }   // the tab changed meanwhile
@@ -462,7 +520,7 @@ function putReading(r, msg, now = false) {
 }
 
 function showDeferred() {
-  longAtOnce = 1;
+  longRoom = -1;
   let any = false;
   for (const [r, msg] of deferredHtml) {
     if (!paneShown(r)) continue;
@@ -475,7 +533,7 @@ function showDeferred() {
 
 function showResult(msg) {
   const refused = msg.status !== 0;
-  longAtOnce = 1;
+  longRoom = -1;
   // A refused program keeps the last readings that worked: they go in first.
   if (refused && plainQueue.size) { clearTimeout(plainTimer); flushPlain(true); }
   for (const r of TEXT_READINGS) {
@@ -521,10 +579,29 @@ function showResult(msg) {
   }
   shown = { ok: !refused, text: msg.text };
   showChoiceNote();
-  teach.show(msg.teach, refused);
+  // The teaching facts follow in a message of their own (engine-worker.js):
+  // the page is busy until they are in only when they are seen.
+  pendingTeach = { id: msg.id, refused };
+  work.teach = teachSeen();
   showPicture(msg.text.dot, refused);
   applySelection();
   updateDownloads();
+}
+
+// The teaching facts of the result on screen, which follow it.  They are
+// seen on a teaching tab, in the step-through, and in the explanation
+// line when a node is selected.
+let pendingTeach = null;   // {id, refused} of the result whose facts are on their way
+const teachSeen = () => TEACH_TABS.includes(state.tab) || selected !== null || teach.stepping();
+function onTeach(msg) {
+  if (ahead !== null && msg.teachOf === ahead.id) { ahead.teach = msg; return; }   // of a read ahead, kept with it
+  if (pendingTeach === null || msg.teachOf !== pendingTeach.id) return;   // of a result not shown
+  const { refused } = pendingTeach;
+  pendingTeach = null;
+  teach.show(msg.teach, refused);
+  applySelection();
+  work.teach = false;
+  updateBusy();
 }
 
 // What the engine used, from its JSON; a chosen name it did not use is

@@ -117,6 +117,7 @@ export function createTeach(page) {
       stepper.decorate();
     },
     programChanged: (key) => train.programChanged(key),
+    stepping: () => stepper.open,
     viewChanged: () => drawChart(),
   };
 }
