@@ -2,7 +2,8 @@
 // by keyboard alone (a reading's lines and the picture's nodes), the hover
 // card, the live region that speaks once typing pauses, the picture's
 // opening zoom, the downloaded SVG on its own (rsvg-convert and a fresh
-// page, every label inside its box), and the memory a 5,000-line program
+// page, every label inside its box), a long reading's blocks kept across
+// an edit that leaves its text alone, and the memory a 5,000-line program
 // leaves behind.  Screenshots go to TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs.
@@ -181,6 +182,45 @@ test('the downloaded SVG draws on its own, every label inside its box', { skip }
   assert.ok(await other.$$eval('g.node', (gs) => gs.length) > 10, 'the nodes are drawn');
   assert.deepEqual(outside, [], 'every label lies inside its node');
   await other.screenshot({ path: join(s.shots, 'picture-svg-alone.png') });
+});
+
+test('a long reading keeps its blocks and their markup across an edit that leaves its text alone', { skip }, async () => {
+  const page = await s.b.page({ viewport: { width: 1280, height: 800 } });
+  const program = chain(600);   // its plan is over 1,500 lines: blocks of plain text, marked up near the screen
+  await page.goto(s.b.base + '#tab=plan&program=' + encodeURIComponent(program));
+  await ready(page, 60000);
+  const plan = '[data-reading="plan"]';
+  const marked = `${plan} .chunk[data-marked="yes"]`;
+  await page.waitForSelector(marked);
+  assert.ok(await page.$eval(plan, (el) => el.classList.contains('long')), 'the plan is a long reading');
+  const planText = await page.textContent(plan);
+  await page.$eval(`${plan} .chunk`, (c) => { c.__kept = true; });
+  // A comment at the end: the plan's text is the same.
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('# a comment\n');
+  await ready(page, 60000);
+  assert.equal(await page.textContent(plan), planText, 'the same plan');
+  assert.ok(await page.$eval(`${plan} .chunk`, (c) => c.__kept === true && c.dataset.marked === 'yes'),
+    'the first block is the same element, its markup kept');
+  // A block further down still gets its markup, asked of the new read.
+  await page.$eval(plan, (el) => { const box = el.closest('.scroll'); box.scrollTop = box.scrollHeight / 2; });
+  await page.waitForFunction((sel) => {
+    const box = document.querySelector(sel).closest('.scroll');
+    const mid = box.getBoundingClientRect().top + box.clientHeight / 2;
+    const hit = [...document.querySelectorAll(`${sel} .chunk`)].find((c) => { const r = c.getBoundingClientRect(); return r.top <= mid && r.bottom >= mid; });
+    return hit?.dataset.marked === 'yes' && hit.querySelector('[data-ref], [data-node]') !== null;
+  }, plan, { timeout: 20000 });
+  // A statement added at the top: every node moves, the plan's text
+  // changes, and its blocks are new.
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await page.keyboard.type('\nscale = 2.0');
+  await ready(page, 60000);
+  assert.equal(await page.textContent('[data-reading="diagnostics"]'), '', 'the program reads');
+  assert.notEqual(await page.textContent(plan), planText, 'a new plan');
+  assert.equal(await page.$$eval(`${plan} .chunk`, (cs) => cs.some((c) => c.__kept)), false, 'its blocks were made anew');
+  await page.context().close();
 });
 
 test('memory comes back after a 5,000-line program', { skip }, async (t) => {

@@ -30,6 +30,15 @@ export class LongReadings {
   }
 
   show(el, info) {
+    const old = this.shown.get(el);
+    if (old && old.info.reading === info.reading && old.info.text === info.text) {
+      // The same text (the program changed elsewhere): its blocks and
+      // their markup stay, and what is asked from now on names the new
+      // read; a block whose markup did not come is asked again.
+      old.info = info;
+      for (const chunk of el.children) if (!chunk.dataset.marked) old.observer.observe(chunk);
+      return;
+    }
     this.drop(el);
     const box = el.closest('.scroll');
     const observer = new IntersectionObserver((entries) => {
@@ -59,7 +68,11 @@ export class LongReadings {
     entry.observer.unobserve(chunk);
     const { of, reading } = entry.info;
     const html = await this.ask({ of, reading, index: Number(chunk.dataset.chunk) });
-    if (this.shown.get(el) !== entry || html === null) return;   // a newer reading is shown
+    if (this.shown.get(el) !== entry) return;   // another reading is shown
+    if (html === null) {   // the worker has read a newer program: asked again when it is shown
+      delete chunk.dataset.marked;
+      return;
+    }
     chunk.innerHTML = html;
     fillFolds(chunk, entry.info.text);
     chunk.dataset.marked = 'yes';

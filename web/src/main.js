@@ -490,9 +490,10 @@ function flushPlain(all = false) {
 // markup, or a long one's chunks (long-reading.js).
 // Long readings putReading shows in one task: the first, and the next
 // while their text adds up to LONG_AT_ONCE characters; the rest are
-// queued (each is followed by a frame: a 300-line program's three long
-// readings, 0.9 MB, went in in three tasks and three frames).
-const LONG_AT_ONCE = 1 << 20;
+// queued, each to a task of its own (a 5,000-line program's are
+// megabytes each; a few short long readings share one task and one
+// frame).
+const LONG_AT_ONCE = 1 << 19;
 let longRoom = -1;   // characters left in this task; -1: none shown yet
 function takeLong(chars) {
   const ok = longRoom < 0 || chars <= longRoom;
