@@ -243,8 +243,12 @@ self.onmessage = async (event) => {
     // The teaching facts after the readings, in a message of their own:
     // picking them out is a fifth of a 300-line program's read, and the
     // page waits for them only where they are seen (main.js onTeach).
-    const teach = teachFacts(result, readingText(TP_READING_CHECK));
-    self.postMessage({ teachOf: request.id, teach }, factBuffers(teach));
+    let teach = null;
+    try {
+      teach = teachFacts(result, readingText(TP_READING_CHECK));
+    } finally {   // the page waits for this message, facts or none
+      self.postMessage({ teachOf: request.id, teach }, teach ? factBuffers(teach) : []);
+    }
   } catch (error) {
     self.postMessage({ id: request.id, fatal: String(error?.message || error) });
   }

@@ -599,8 +599,10 @@ function onTeach(msg) {
   if (pendingTeach === null || msg.teachOf !== pendingTeach.id) return;   // of a result not shown
   const { refused } = pendingTeach;
   pendingTeach = null;
-  teach.show(msg.teach, refused);
-  applySelection();
+  if (msg.teach) {   // none when picking them out failed: the panes keep the last
+    teach.show(msg.teach, refused);
+    applySelection();
+  }
   work.teach = false;
   updateBusy();
 }
