@@ -1151,7 +1151,7 @@ function requestKey(r) {
 const teach = createTeach({
   select: (node) => { if (node !== selected) showSelected(node); },
   get selected() { return selected; },
-  request: () => ({ program: state.program, target: state.target, observe: state.observe ? [state.observe] : [], exact: state.exact }),
+  request: currentRead,
   requestKey,
   target: () => used.target,
   // The teaching panes are not among the six tiles (style.css hides them there).
