@@ -89,7 +89,8 @@ const tapeTokenizer = {
 };
 
 // The tokens of one line: [from, to, kind] with line offsets, kind one of
-// the keys of STYLES; the spaces and plain stretches between are left out.
+// the keys of STYLES, name or punctuation; the spaces and plain stretches
+// between are left out.
 export function lineTokens(text) {
   const stream = new LineStream(text), state = { lineStart: true }, out = [];
   while (!stream.eol()) {
@@ -113,11 +114,12 @@ const STYLES = {
   definition: { color: 'var(--c-def)', fontWeight: '600' },
   source: { color: 'var(--c-source)', fontWeight: '600' },
   function: { color: 'var(--c-func)' },
-  name: { color: 'var(--c-name)' },
   operator: { color: 'var(--c-op)' },
-  punctuation: {},
   invalid: { color: 'var(--c-error)', textDecoration: 'underline wavy' },
 };
+// Names and punctuation are drawn in the text's own colour, so they get
+// no span: half the elements of a line such as `h2 = tanh(h1 @ w)`, which
+// the editor makes and lays out in the very task of a paste.
 const MARKS = Object.fromEntries(Object.keys(STYLES).map((k) => [k, Decoration.mark({ class: `tp-tok-${k}` })]));
 
 function tokenDecorations(view) {
@@ -127,7 +129,7 @@ function tokenDecorations(view) {
     for (let pos = from; pos <= to;) {
       const line = doc.lineAt(pos);
       if (line.number > done) {
-        for (const [a, b, kind] of lineTokens(line.text)) builder.add(line.from + a, line.from + b, MARKS[kind]);
+        for (const [a, b, kind] of lineTokens(line.text)) if (MARKS[kind]) builder.add(line.from + a, line.from + b, MARKS[kind]);
         done = line.number;
       }
       pos = line.to + 1;
