@@ -64,6 +64,8 @@ export class Drafts {
     this.problem = null;   // null, 'unavailable' or 'full'
     this.onProblem = () => {};
     this.deleted = new Set();   // ids this tab deleted: a merge must not bring them back
+    this.soon = new Set();      // ids whose program is written in the next task (writeSoon)
+    this.soonTimer = null;
     this.storage = storageOrNull();
     if (!this.storage) this.problem = 'unavailable';
     this.load();
@@ -138,13 +140,15 @@ export class Drafts {
     this.writeIndex();
   }
 
-  update(id, fields) {
+  // @soon: the program is stored in a task of its own (writeSoon).
+  update(id, fields, soon = false) {
     const d = this.get(id);
     if (!d) return;
     const programChanged = fields.program !== undefined && fields.program !== d.program;
     Object.assign(d, fields);
     if (programChanged || fields.name !== undefined) d.updated = Date.now();
-    if (programChanged) this.writeDraft(d);
+    if (programChanged && soon) this.writeSoon(d);
+    else if (programChanged) this.writeDraft(d);
     else this.writeIndex();
   }
 
@@ -166,9 +170,31 @@ export class Drafts {
     this.write(() => {});
   }
 
+  // A pasted long program is stored in a task after the paste's, which is
+  // the editor's (the store of a 5,000-line program took 3 ms of it).  The
+  // list in memory has the program at once; any other write first stores
+  // it, and so does flush(), which the page calls when it is hidden.
+  writeSoon(d) {
+    if (!this.storage) return;
+    this.soon.add(d.id);
+    this.soonTimer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  flush() {
+    clearTimeout(this.soonTimer);
+    this.soonTimer = null;
+    const ids = [...this.soon];
+    this.soon.clear();
+    for (const id of ids) {
+      const d = this.get(id);
+      if (d) this.writeDraft(d);
+    }
+  }
+
   // Runs a write and then the index's; reports a change of problem.
   write(step) {
     if (!this.storage) return;
+    if (this.soon.size) this.flush();
     const before = this.problem;
     try {
       step();

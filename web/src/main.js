@@ -103,7 +103,8 @@ function editorState(doc) {
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
           state.program = update.state.doc.toString();
-          drafts.update(drafts.current, { program: state.program });
+          // A paste's draft is stored a task later (drafts.writeSoon).
+          drafts.update(drafts.current, { program: state.program }, insertedLength(update.changes) >= LONG_INSERT);
           renderDrafts();
           scheduleRead();
         }
@@ -119,6 +120,11 @@ function editorState(doc) {
 // editor then reads back, over and over (minutes for 5,000 lines); and the
 // nodes the browser made stay alive after the editor replaced them.
 const LONG_INSERT = 2000;
+function insertedLength(changes) {
+  let n = 0;
+  changes.iterChanges((fromA, toA, fromB, toB) => { n += toB - fromB; });
+  return n;
+}
 function insertLongText(e, v) {
   if (e.inputType !== 'insertText' || typeof e.data !== 'string' || (e.data.length < LONG_INSERT && !e.data.includes('\n'))) return false;
   e.preventDefault();
@@ -1522,6 +1528,10 @@ window.addEventListener('storage', (e) => {
   drafts.sync();
   renderDrafts();
 });
+
+// A program pasted just before the page is left or hidden is stored now.
+window.addEventListener('pagehide', () => drafts.flush());
+document.addEventListener('visibilitychange', () => { if (document.hidden) drafts.flush(); });
 
 const inField = (el) => el instanceof Element && (el.closest('.cm-editor') || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
 window.addEventListener('keydown', (e) => {
