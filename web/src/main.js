@@ -20,7 +20,7 @@ import {
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, undoDepth } from '@codemirror/commands';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
-import { lintGutter, setDiagnostics } from '@codemirror/lint';
+import { diagnosticCount, lintGutter, setDiagnostics } from '@codemirror/lint';
 
 import { tapeSupport } from './tape-language.js';
 import { TABS, TEACH_TABS, VIEWS, formatHash, parseHash } from './state.js';
@@ -46,7 +46,11 @@ const paneEl = (name) => document.querySelector(`[data-pane="${name}"]`);
 // What the reader chose; mirrored in the URL hash.
 const state = { program: '', target: '', observe: '', exact: false, tab: 'spec' };
 let selected = null;               // the node highlighted across readings
-let lastNames = [];                // names of the last program that read
+// The names of the last program that read, as the worker packs them
+// (engine-worker.js packNames): list[i] names node nodes[i], a scalar when
+// scalar[i] is 1.
+const unpackNames = ({ text, nodes, scalar }) => ({ list: text === '' ? [] : text.split('\n'), nodes, scalar });
+let lastNames = unpackNames({ text: '', nodes: new Int32Array(0), scalar: new Uint8Array(0) });
 let lastSources = new Int32Array(0);   // per node its source span, from the engine (flat: line, first, last; -1 none)
 let lastSvg = '';                  // the current picture's SVG text
 let lastText = null;               // the engine's text readings, last shown
@@ -178,7 +182,9 @@ function showDiagnostics(diags) {
     const word = /^[A-Za-z_0-9.]+|^\S/.exec(line.text.slice(from - line.from));
     return { from, to: from + (word ? word[0].length : 0), severity: 'error', message: d.message };
   });
-  view.dispatch(setDiagnostics(view.state, marks));
+  // None before and none now: no transaction (one costs a few ms on a
+  // 5,000-line program, in the task that shows its readings).
+  if (marks.length || diagnosticCount(view.state)) view.dispatch(setDiagnostics(view.state, marks));
 }
 
 function goToFirstDiagnostic() {
@@ -578,10 +584,11 @@ function showResult(msg) {
   announcer.result(sentence(msg.diagnostics, msg.text.summary));
   if (!refused) {
     lastText = msg.text;
-    lastNames = msg.names;
+    lastNames = unpackNames(msg.names);
     used = { target: msg.target, observe: msg.observe };
     lastSources = msg.sources;
-    pictureTarget = msg.names.findLast((n) => n.name === msg.target)?.node ?? null;
+    const t = lastNames.list.lastIndexOf(msg.target);
+    pictureTarget = t < 0 ? null : lastNames.nodes[t];
     fillChoices();
   }
   shown = { ok: !refused, text: msg.text };
@@ -618,7 +625,7 @@ function onTeach(msg) {
 let used = { target: null, observe: [] };
 let shown = { ok: false, text: null };   // the readings on screen: did the program read?
 function fallbacks() {
-  const known = (n) => lastNames.some((x) => x.name === n);
+  const known = (n) => lastNames.list.includes(n);
   const out = {};
   if (state.target && used.target !== state.target) {
     out.target = `target ${state.target} is ${known(state.target) ? 'not a scalar' : 'not in the program'}: `
@@ -642,8 +649,8 @@ function showChoiceNote() {
 // program no longer has stays listed, so typing does not lose the choice.
 function fillChoices() {
   const unique = (list) => [...new Set(list)];
-  const scalars = unique(lastNames.filter((n) => n.scalar).map((n) => n.name));
-  const all = unique(lastNames.map((n) => n.name));
+  const scalars = unique(lastNames.list.filter((n, i) => lastNames.scalar[i]));
+  const all = unique(lastNames.list);
   const f = lastText === null ? {} : fallbacks();
   fillSelect($('#target'), 'the last scalar', scalars, state.target, f.targetLabel);
   fillSelect($('#observe'), 'nothing extra', all, state.observe, f.observeLabel);
