@@ -46,5 +46,7 @@ export function showSourceSpan(view, span) {
     const to = offsetOf(view.state.doc, span[0], span[2] + 1);
     if (to > from) value = { from, to };
   }
+  const now = view.state.field(field), at = now.iter();
+  if (value ? now.size === 1 && at.from === value.from && at.to === value.to : now.size === 0) return;   // as it is
   view.dispatch({ effects: setSpan.of(value) });
 }
