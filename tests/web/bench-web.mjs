@@ -263,7 +263,7 @@ if (existsSync(join(site, 'index.html'))) {
   const heapPasted = await heap();
   await paste(page, long5000, 'spec');
   await menu();
-  const heapAgain = await heap();
+  const heapAgain = await heap(), codeAgain = await codeBytes();
   figure('heap: README sample', heapStart);
   figure('heap: after 5,000 lines', heapBig);
   figure('heap: back on the README sample', heapBack);
@@ -275,7 +275,8 @@ if (existsSync(join(site, 'index.html'))) {
               + `back on the README sample by the samples menu ${mb(heapBack)} (${from(heapBack, heapStart)} from the start; compiled code ${mb(codeBack)}, `
               + `the rest ${mb(heapBack - codeBack)} against ${mb(heapStart - codeStart)}: ${from(heapBack - codeBack, heapStart - codeStart)}); `
               + `back by pasting the sample over ${mb(heapPasted)} (${from(heapPasted, heapStart)}); `
-              + `back after a second round ${mb(heapAgain)} (${from(heapAgain, heapBack)} from the first return)`);
+              + `back after a second round ${mb(heapAgain)} (${from(heapAgain, heapBack)} from the first return; compiled code ${mb(codeAgain)}, `
+              + `the rest ${mb(heapAgain - codeAgain)}: ${from(heapAgain - codeAgain, heapBack - codeBack)})`);
   await page.context().close();
   // 6. per reading arrival, on the main thread
   for (const [what, program] of [['README sample', readme], ['300 lines', long300]]) {
