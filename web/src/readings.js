@@ -245,12 +245,6 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
   return out;
 }
 
-// The markup of a whole reading (see prepareReading and linesHtml); map:
-// the JSON's map of the reading.
-export function readingHtml(text, map, kind, options) {
-  return linesHtml(prepareReading(text, flatMap(map), kind, options));
-}
-
 // Every text reading prepared from the engine's JSON; maps: each
 // reading's flat map (the engine worker's), else the JSON's map is used.
 export function prepareReadings(result, maps = null) {
@@ -268,11 +262,4 @@ export function prepareReadings(result, maps = null) {
     stablehlo: prepareReading(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
     values: prepareReading(result.values, map.values, 'values', { counts }),
   };
-}
-
-// Every text reading's markup from the engine's JSON.
-export function readingsHtml(result) {
-  const out = {};
-  for (const [r, prep] of Object.entries(prepareReadings(result))) out[r] = linesHtml(prep);
-  return out;
 }
