@@ -20,18 +20,51 @@
 
 static const char usage[] =
   "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary|\n"
-  "                        check|explain|memory]\n"
-  "             [--all] [--json] [--target NAME] [--observe NAME]... [--exact]\n"
-  "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
+  "                        check|explain|memory|train]...\n"
+  "             [--all] [--json[=MEMBER,...]] [--target NAME] [--observe NAME]...\n"
+  "             [--exact] [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
-  "one reading (spec by default), every reading (--all), or the engine's\n"
-  "JSON (--json).  --svg and --png write the picture (graphviz) instead,\n"
-  "--memory-svg the memory chart (the engine's own SVG); a reading is then\n"
-  "printed only when asked for.\n"
+  "one reading (spec by default), several (--reading given more than once,\n"
+  "each under == NAME ==), the original's six and the summary (--all), or\n"
+  "the engine's JSON (--json; --json=spec,values for those members only).\n"
+  "Only what is printed is computed.  --svg and --png write the picture\n"
+  "(graphviz) instead, --memory-svg the memory chart (the engine's own SVG);\n"
+  "a reading is then printed only when asked for.\n"
   "--train runs STEPS steps of gradient descent on the parameters and prints\n"
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
+
+/* Reads a comma-separated list of JSON member names into *members;
+ * false (and a usage error printed) for a name that is no member. */
+static bool
+read_members (const char *list, uint64_t *members)
+{
+  const char *at = list;
+
+  *members = 0;
+  for (;;)
+    {
+      const char *end = strchr (at, ',');
+      size_t n = end != NULL ? (size_t) (end - at) : strlen (at);
+      TpJsonMember m;
+
+      if (!tp_json_member_from_name (at, n, &m))
+        {
+          fprintf (stderr, "topos: --json: no member named `%.*s`; the members"
+                   " are", (int) n, at);
+          for (int k = 0; k < TP_N_JSON_MEMBERS; k++)
+            fprintf (stderr, "%s %s", k > 0 ? "," : "",
+                     tp_json_member_name ((TpJsonMember) k));
+          fputs ("\n", stderr);
+          return false;
+        }
+      *members |= TP_JSON_MEMBER (m);
+      if (end == NULL)
+        return true;
+      at = end + 1;
+    }
+}
 
 static int
 usage_error (const char *what, const char *arg)
@@ -137,7 +170,9 @@ main (int argc, char **argv)
 {
   const char *observe[MAX_OBSERVE];
   TpChoices choices = { NULL, observe, 0, false };
-  TpReading reading = TP_READING_SPEC;
+  TpReading readings[TP_N_READINGS];
+  size_t n_readings = 0;
+  uint64_t members = TP_JSON_ALL;
   const char *path = NULL, *svg_path = NULL, *png_path = NULL;
   const char *train_steps = NULL, *learning_rate = NULL, *train_svg = NULL;
   bool train_reading = false;
@@ -168,6 +203,12 @@ main (int argc, char **argv)
         }
       else if (strcmp (a, "--json") == 0)
         json = asked = true;
+      else if (strncmp (a, "--json=", 7) == 0)
+        {
+          if (!read_members (a + 7, &members))
+            return 2;
+          json = asked = true;
+        }
       else if (strcmp (a, "--all") == 0)
         all = asked = true;
       else if (strcmp (a, "--exact") == 0)
@@ -185,8 +226,14 @@ main (int argc, char **argv)
             train_reading = asked = true;
           else if (strcmp (a, "--reading") == 0)
             {
-              if (!tp_reading_from_name (argv[i + 1], &reading))
+              TpReading r;
+              bool again = false;
+              if (!tp_reading_from_name (argv[i + 1], &r))
                 return usage_error ("unknown reading", argv[i + 1]);
+              for (size_t k = 0; k < n_readings; k++)
+                again = again || readings[k] == r;
+              if (!again)
+                readings[n_readings++] = r;
               asked = true;
             }
           else if (strcmp (a, "--train") == 0)
@@ -233,14 +280,16 @@ main (int argc, char **argv)
           || strlen (train_steps) > 9))
     return usage_error ("--train takes a number of steps and needs "
                         "--learning-rate R; got", train_steps);
+  if (train_steps != NULL && members != TP_JSON_ALL)
+    return usage_error ("--json=MEMBER,... does not go with --train (the "
+                        "train object joins the whole JSON)", NULL);
   if (train_steps != NULL && !asked && svg_path == NULL && png_path == NULL
       && train_svg == NULL && memory_path == NULL)
     train_reading = asked = true;  /* --train alone prints its reading */
-  if ((svg_path != NULL || png_path != NULL || memory_path != NULL
-       || train_steps != NULL) && !asked)
-    reading = TP_N_READINGS;      /* print nothing */
-  if (train_reading && reading == TP_READING_SPEC && !all && !json)
-    reading = TP_N_READINGS;      /* the train reading instead of the spec */
+  /* The spec by default; nothing when something else was asked for. */
+  if (!asked && svg_path == NULL && png_path == NULL && memory_path == NULL
+      && train_steps == NULL)
+    readings[n_readings++] = TP_READING_SPEC;
 
   if (path == NULL || strcmp (path, "-") == 0)
     {
@@ -299,7 +348,7 @@ main (int argc, char **argv)
   if (json)
     {
       char *text = train != NULL ? tp_session_to_json_with_train (session, train)
-                                 : tp_session_to_json (session);
+                                 : tp_session_to_json_members (session, members);
       if (text == NULL)
         {
           fputs ("topos: out of memory\n", stderr);
@@ -311,16 +360,24 @@ main (int argc, char **argv)
     }
   else if (status == TP_STATUS_OK && all)
     {
-      for (int r = 0; r < TP_N_READINGS; r++)
+      /* the original's readings: the six and the summary */
+      for (int r = 0; r <= TP_READING_SUMMARY; r++)
         {
           printf ("== %s ==\n", tp_reading_name ((TpReading) r));
           fputs (tp_session_reading (session, (TpReading) r), stdout);
-          if (r + 1 < TP_N_READINGS)
+          if (r < TP_READING_SUMMARY)
             putchar ('\n');
         }
     }
-  else if (status == TP_STATUS_OK && reading != TP_N_READINGS)
-    fputs (tp_session_reading (session, reading), stdout);
+  else if (status == TP_STATUS_OK && n_readings == 1 && !train_reading)
+    fputs (tp_session_reading (session, readings[0]), stdout);
+  else if (status == TP_STATUS_OK)
+    for (size_t k = 0; k < n_readings; k++)
+      {
+        printf ("%s== %s ==\n", k > 0 ? "\n" : "",
+                tp_reading_name (readings[k]));
+        fputs (tp_session_reading (session, readings[k]), stdout);
+      }
   if (status == TP_STATUS_OK && memory_path != NULL)
     {
       const char *svg = tp_session_memory_svg (session);
@@ -339,9 +396,9 @@ main (int argc, char **argv)
           return 2;
         }
     }
-  if (!json && train != NULL && (train_reading || all))
+  if (!json && train != NULL && train_reading)
     {
-      if (all)
+      if (all || n_readings > 0)
         fputs ("\n== train ==\n", stdout);
       fputs (tp_train_reading (train), stdout);
     }

@@ -1,42 +1,92 @@
-/* tp-alloc.c: allocator hooks and a simple chunked arena. */
+/* tp-alloc.c: the allocator a session was given, and a chunked arena.
+ *
+ * Each session has its own allocator (tp-engine-testing.h,
+ * tp_session_new_with_allocator), as lua_newstate takes one.  The engine
+ * does not pass it down to every buffer: each entry point of the seam
+ * makes its session's allocator the thread's current one for the length
+ * of the call (tp_alloc_enter, tp_alloc_leave), and every block the
+ * engine allocates records, in a small header, the allocator it came
+ * from, so freeing and growing a block never depend on the current one
+ * (a string the caller frees with tp_string_free goes back where it came
+ * from). */
 #include "tp-alloc.h"
-#include "tp-engine.h"
+#include "tp-engine-testing.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static TpAllocator hooks = { malloc, realloc, free };
+static const TpAllocator libc_allocator = { malloc, realloc, free };
+
+/* The allocator of the session whose entry point this thread is in. */
+static _Thread_local const TpAllocator *current;
+
+/* Every block starts with the allocator it came from, padded so that the
+ * caller's part stays aligned for any object. */
+#define BLOCK_HEADER 16u
+typedef union
+{
+  const TpAllocator *allocator;
+  char pad[BLOCK_HEADER];
+} TpBlockHeader;
+
+const TpAllocator *
+tp_alloc_enter (const TpAllocator *allocator)
+{
+  const TpAllocator *previous = current;
+
+  current = allocator;
+  return previous;
+}
 
 void
-tp_set_allocator (const TpAllocator *allocator)
+tp_alloc_leave (const TpAllocator *previous)
 {
-  if (allocator != NULL)
-    hooks = *allocator;
-  else
-    {
-      hooks.malloc_fn = malloc;
-      hooks.realloc_fn = realloc;
-      hooks.free_fn = free;
-    }
+  current = previous;
 }
 
 void *
 tp_malloc (size_t size)
 {
-  return hooks.malloc_fn (size == 0 ? 1 : size);
+  const TpAllocator *a = current != NULL ? current : &libc_allocator;
+  TpBlockHeader *h;
+
+  if (size > SIZE_MAX - BLOCK_HEADER)
+    return NULL;
+  h = a->malloc_fn (BLOCK_HEADER + (size == 0 ? 1 : size));
+  if (h == NULL)
+    return NULL;
+  h->allocator = a;
+  return (char *) h + BLOCK_HEADER;
 }
 
 void *
 tp_realloc (void *ptr, size_t size)
 {
-  return hooks.realloc_fn (ptr, size == 0 ? 1 : size);
+  TpBlockHeader *h;
+  const TpAllocator *a;
+
+  if (ptr == NULL)
+    return tp_malloc (size);
+  if (size > SIZE_MAX - BLOCK_HEADER)
+    return NULL;
+  h = (TpBlockHeader *) ((char *) ptr - BLOCK_HEADER);
+  a = h->allocator;
+  h = a->realloc_fn (h, BLOCK_HEADER + (size == 0 ? 1 : size));
+  if (h == NULL)
+    return NULL;
+  h->allocator = a;
+  return (char *) h + BLOCK_HEADER;
 }
 
 void
 tp_free (void *ptr)
 {
-  if (ptr != NULL)
-    hooks.free_fn (ptr);
+  TpBlockHeader *h;
+
+  if (ptr == NULL)
+    return;
+  h = (TpBlockHeader *) ((char *) ptr - BLOCK_HEADER);
+  h->allocator->free_fn (h);
 }
 
 struct _TpChunk

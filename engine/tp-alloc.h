@@ -1,4 +1,4 @@
-/* tp-alloc.h: the engine's allocator hooks and the per-compile arena. */
+/* tp-alloc.h: the engine's allocator and the per-compile arena. */
 #ifndef TP_ALLOC_H
 #define TP_ALLOC_H
 
@@ -9,6 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tp-engine-testing.h"
+
+/* Makes allocator (NULL: the C library's) the one tp_malloc uses on this
+ * thread, until tp_alloc_leave; returns the previous one.  Each entry
+ * point of the seam wraps its work in these with its session's
+ * allocator (TP_ALLOC_SCOPE in tp-session-private.h). */
+const TpAllocator *tp_alloc_enter (const TpAllocator *allocator);
+void  tp_alloc_leave (const TpAllocator *previous);
+
+/* A block remembers the allocator it came from: tp_realloc and tp_free
+ * use that one, whatever the current one is. */
 void *tp_malloc  (size_t size);
 void *tp_realloc (void *ptr, size_t size);
 void  tp_free    (void *ptr);

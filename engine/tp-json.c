@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "tp-fmt.h"
+
 /* Which of v's eight bytes need escaping: a byte below 0x20, or equal to
  * '"', '\\' or 0x7F, sets its high bit in one of these words.  A borrow
  * can set a high bit above a byte that needs escaping, never below one,
@@ -120,6 +122,42 @@ tp_json_f32 (TpBuf *out, float value)
     tp_buf_puts (out, "\"-inf\"");
   else
     tp_buf_f32 (out, value);
+}
+
+void
+tp_json_double (TpBuf *out, double value)
+{
+  double m = value < 0 ? -value : value;
+  int e = 0;
+  char digits[TP_FMT_F32_MAX];
+
+  if (value != value || m - m != 0.0 || m == 0.0
+      || (m <= 3.4e38 && m >= 1.2e-38))
+    {
+      tp_json_f32 (out, (float) value);
+      return;
+    }
+  while (m >= 10.0)
+    {
+      m /= 10.0;
+      e++;
+    }
+  while (m < 1.0)
+    {
+      m *= 10.0;
+      e--;
+    }
+  tp_fmt_f32_display ((float) m, digits);
+  if (value < 0)
+    tp_buf_putc (out, '-');
+  tp_buf_puts (out, digits);
+  tp_buf_putc (out, 'e');
+  if (e < 0)
+    {
+      tp_buf_putc (out, '-');
+      e = -e;
+    }
+  tp_buf_u64 (out, (uint64_t) e);
 }
 
 void

@@ -16,6 +16,10 @@ void tp_json_key       (TpBuf *out, const char *key, bool first);
 /* A number as Rust Display writes it; non-finite as "NaN", "inf", "-inf". */
 void tp_json_f32       (TpBuf *out, float value);
 void tp_json_dims      (TpBuf *out, const TpShape *shape);
+/* A double as a JSON number: rounded to f32 and written as tp_json_f32
+ * does where an f32 holds it; past the f32 range (a chart's axis over a
+ * diverging run), its f32-rounded digits with an exponent ("1e40"). */
+void tp_json_double    (TpBuf *out, double value);
 /* {"shape": [..], "data": [..]}; data is null (and "elided": true) when
  * the tensor does not fit the remaining budget. */
 void tp_json_tensor    (TpBuf *out, const float *data, const TpShape *shape,

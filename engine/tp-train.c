@@ -9,13 +9,20 @@
  * and the gradients need that depend on a parameter: every other value
  * would come out the same as in the first run.  The update is the f32 rounding of each
  * operation, p - (rate * g), with no fused multiply-add (the engine is
- * compiled with -ffp-contract=off). */
+ * compiled with -ffp-contract=off).
+ *
+ * A training keeps the parameters of its steps (every step's when they
+ * fit TP_TRAIN_KEPT elements, else every K-th), so looking at step K
+ * takes a copy or a replay of fewer than K steps from the nearest one
+ * kept, on a program of its own read again from the text: the same bits
+ * as a training of K steps, and no retraining in a front end. */
 #include "tp-train.h"
 
 #include <string.h>
 
 #include "tp-alloc.h"
 #include "tp-buf.h"
+#include "tp-chart.h"
 #include "tp-json.h"
 #include "tp-math.h"
 #include "tp-run.h"
@@ -32,6 +39,7 @@
 
 struct _TpTrain
 {
+  const TpAllocator *allocator;
   bool ok;
   char *error;
   uint32_t steps;
@@ -53,6 +61,21 @@ struct _TpTrain
   char *reading;
   size_t parameters_at;         /* where the reading's parameter lines start */
   char *svg;
+  char *summary;
+  TpChartData chart;
+
+  /* looking back: the parameters after every `every`-th step, all of
+   * them one after the other (kept[c] is step c * every) */
+  uint32_t every;
+  float **kept;
+  uint32_t n_kept;
+  uint64_t volume;              /* the parameters' elements together */
+  char *source;                 /* the program, for replays and apply */
+  size_t source_len;
+  bool exact;
+  TpSourceSpan *spans;          /* per parameter */
+  TpSession *replay;            /* the program read again, on demand */
+  char *at_text;                /* the last tp_train_parameters_at */
 };
 
 static char *
@@ -86,6 +109,14 @@ tp_train_free (TpTrain *t)
   tp_free (t->error);
   tp_free (t->reading);
   tp_free (t->svg);
+  tp_free (t->summary);
+  for (uint32_t c = 0; t->kept != NULL && c < t->n_kept; c++)
+    tp_free (t->kept[c]);
+  tp_free (t->kept);
+  tp_free (t->source);
+  tp_free (t->spans);
+  tp_free (t->at_text);
+  tp_session_free (t->replay);
   tp_free (t);
 }
 
@@ -100,7 +131,9 @@ tp_train_refuse (const char *message)
   t->error = dup_text (message);
   t->reading = dup_text ("");
   t->svg = dup_text ("");
-  if (t->error == NULL || t->reading == NULL || t->svg == NULL)
+  t->summary = dup_text (message);
+  if (t->error == NULL || t->reading == NULL || t->svg == NULL
+      || t->summary == NULL)
     {
       tp_train_free (t);
       return NULL;
@@ -264,13 +297,6 @@ round_coord (double v)
   return v < 0 ? -(int64_t) (0.5 - v) : (int64_t) (v + 0.5);
 }
 
-/* What the vertical axis plots: the value, or its natural log. */
-static double
-axis_of (float v, bool log_scale)
-{
-  return log_scale ? (double) tp_logf (v) : (double) v;
-}
-
 static void
 put_text (TpBuf *out, int64_t x, int64_t y, const char *anchor,
           const char *text)
@@ -294,58 +320,52 @@ put_text (TpBuf *out, int64_t x, int64_t y, const char *anchor,
   tp_buf_puts (out, "</text>\n");
 }
 
-static void
-put_y_tick (TpBuf *out, float value, double lo, double hi, bool log_scale)
+/* The vertical coordinate of a fraction of the vertical axis. */
+static int64_t
+plot_y (double at)
 {
-  double a = axis_of (value, log_scale);
-  int64_t y = round_coord (PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP)
-                           * (a - lo) / (hi - lo));
-  TpBuf label;
-
-  tp_buf_puts (out, "<path class=\"tick\" d=\"M");
-  tp_buf_u64 (out, PLOT_LEFT - 60);
-  tp_buf_putc (out, ' ');
-  tp_buf_u64 (out, (uint64_t) y);
-  tp_buf_puts (out, "H");
-  tp_buf_u64 (out, PLOT_RIGHT);
-  tp_buf_puts (out, "\"/>\n");
-  tp_buf_init (&label);
-  tp_buf_f32 (&label, value);
-  if (!label.failed && label.data != NULL)
-    put_text (out, PLOT_LEFT - 90, y + 40, "end", label.data);
-  tp_buf_clear (&label);
+  return round_coord (PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP) * at);
 }
 
-static bool
-write_svg (TpTrain *t)
+static int64_t
+plot_x (double at)
 {
-  float lo_v = 0.0f, hi_v = 0.0f;
+  return round_coord (PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * at);
+}
+
+/* The curve's axes, from the finite losses: steps along, the target up
+ * (tp-chart.c chooses the scale and the ticks). */
+static void
+make_chart (TpTrain *t)
+{
+  float lo = 0.0f, hi = 0.0f;
   uint32_t n = 0;
-  bool log_scale;
-  double lo, hi;
-  TpBuf out;
 
   for (uint32_t s = 0; s < t->n_losses; s++)
     if (is_finite (t->losses[s]))
       {
         float v = t->losses[s];
-        if (n == 0 || v < lo_v)
-          lo_v = v;
-        if (n == 0 || v > hi_v)
-          hi_v = v;
+        if (n == 0 || v < lo)
+          lo = v;
+        if (n == 0 || v > hi)
+          hi = v;
         n++;
       }
-  /* Log scale when every value is positive and they span more than two
-   * decades. */
-  log_scale = n > 0 && lo_v > 0.0f && (double) hi_v > 100.0 * (double) lo_v;
-  lo = axis_of (lo_v, log_scale);
-  hi = axis_of (hi_v, log_scale);
-  if (!(hi > lo))
-    {
-      lo -= 1.0;
-      hi += 1.0;
-    }
+  memset (&t->chart, 0, sizeof t->chart);
+  t->chart.title = t->summary;
+  t->chart.x_title = "step";
+  t->chart.y_title = t->target_name;
+  tp_chart_steps (&t->chart, t->steps);
+  tp_chart_values (&t->chart, (double) lo, (double) hi, true, true);
+}
 
+static bool
+write_svg (TpTrain *t)
+{
+  TpChart c;
+  TpBuf out;
+
+  tp_chart_view (&t->chart, &c);
   tp_buf_init (&out);
   tp_buf_puts (&out, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
                      "width=\"640\" height=\"320\" viewBox=\"0 0 ");
@@ -359,7 +379,7 @@ write_svg (TpTrain *t)
   tp_buf_u64 (&out, t->steps);
   tp_buf_puts (&out, " steps of gradient descent, learning rate ");
   tp_buf_f32 (&out, t->rate);
-  tp_buf_puts (&out, log_scale ? " (log scale)" : "");
+  tp_buf_puts (&out, c.y_log ? " (log scale)" : "");
   tp_buf_puts (&out, "</title>\n"
                      "<style>.tick{stroke:#d0d0d0;stroke-width:6;fill:none}"
                      ".axis{stroke:#555555;stroke-width:10;fill:none}"
@@ -367,29 +387,29 @@ write_svg (TpTrain *t)
                      "stroke-linejoin:round}text{fill:#222222}</style>\n"
                      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
 
-  /* Ticks: the lowest and highest value, and on a log scale every power
-   * of ten between them. */
-  if (n > 0)
+  /* The chart's ticks: a grid line and a label each, the vertical ones
+   * ending left of the axis, the horizontal ones centred under it. */
+  for (size_t k = 0; k < c.n_y_ticks; k++)
     {
-      put_y_tick (&out, lo_v, lo, hi, log_scale);
-      if (hi_v != lo_v)
-        put_y_tick (&out, hi_v, lo, hi, log_scale);
-      if (log_scale)
-        {
-          double d = 1.0;
-          while (d > (double) lo_v)
-            d /= 10.0;
-          while (d < (double) lo_v)
-            d *= 10.0;
-          for (; d < (double) hi_v; d *= 10.0)
-            {
-              float f = (float) d;
-              double a = axis_of (f, true);
-              /* Leave out a power of ten too close to the end ticks. */
-              if ((a - lo) / (hi - lo) > 0.06 && (hi - a) / (hi - lo) > 0.06)
-                put_y_tick (&out, f, lo, hi, true);
-            }
-        }
+      int64_t y = plot_y (c.y_ticks[k].at);
+      tp_buf_puts (&out, "<path class=\"tick\" d=\"M");
+      tp_buf_u64 (&out, PLOT_LEFT - 60);
+      tp_buf_putc (&out, ' ');
+      tp_buf_u64 (&out, (uint64_t) y);
+      tp_buf_puts (&out, "H");
+      tp_buf_u64 (&out, PLOT_RIGHT);
+      tp_buf_puts (&out, "\"/>\n");
+      put_text (&out, PLOT_LEFT - 90, y + 40, "end", c.y_ticks[k].label);
+    }
+  for (size_t k = 0; k < c.n_x_ticks; k++)
+    {
+      int64_t x = plot_x (c.x_ticks[k].at);
+      tp_buf_puts (&out, "<path class=\"tick\" d=\"M");
+      tp_buf_u64 (&out, (uint64_t) x);
+      tp_buf_putc (&out, ' ');
+      tp_buf_u64 (&out, PLOT_BOTTOM);
+      tp_buf_puts (&out, "v60\"/>\n");
+      put_text (&out, x, PLOT_BOTTOM + 170, "middle", c.x_ticks[k].label);
     }
   tp_buf_puts (&out, "<path class=\"axis\" d=\"M");
   tp_buf_u64 (&out, PLOT_LEFT);
@@ -400,66 +420,222 @@ write_svg (TpTrain *t)
   tp_buf_puts (&out, "H");
   tp_buf_u64 (&out, PLOT_RIGHT);
   tp_buf_puts (&out, "\"/>\n");
-  {
-    TpBuf last;
-    tp_buf_init (&last);
-    tp_buf_u64 (&last, t->steps);
-    put_text (&out, PLOT_LEFT, PLOT_BOTTOM + 170, "middle", "0");
-    if (!last.failed && last.data != NULL)
-      put_text (&out, PLOT_RIGHT, PLOT_BOTTOM + 170, "middle", last.data);
-    tp_buf_clear (&last);
-  }
   put_text (&out, (PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_BOTTOM + 340, "middle",
             "step");
   put_text (&out, PLOT_LEFT, PLOT_TOP - 100, "start", t->target_name);
 
-  if (n > 0)
-    {
-      bool first = true;
+  {
+    bool first = true;
+    uint32_t drawn = 0;
 
-      tp_buf_puts (&out, "<path class=\"curve\" d=\"");
-      for (uint32_t s = 0; s < t->n_losses; s++)
-        {
-          double x, y;
+    for (uint32_t s = 0; s < t->n_losses; s++)
+      {
+        double y = tp_chart_y (&c, (double) t->losses[s]), x;
 
-          if (!is_finite (t->losses[s]))
-            continue;
-          x = t->steps == 0 ? (PLOT_LEFT + PLOT_RIGHT) / 2.0
-              : PLOT_LEFT + (double) (PLOT_RIGHT - PLOT_LEFT) * s / t->steps;
-          y = PLOT_BOTTOM - (PLOT_BOTTOM - PLOT_TOP)
-              * (axis_of (t->losses[s], log_scale) - lo) / (hi - lo);
-          tp_buf_putc (&out, first ? 'M' : 'L');
-          first = false;
-          tp_buf_u64 (&out, (uint64_t) round_coord (x));
-          tp_buf_putc (&out, ' ');
-          tp_buf_u64 (&out, (uint64_t) round_coord (y));
-        }
-      if (t->n_losses == 1 || n == 1)
-        tp_buf_puts (&out, "h1");      /* a dot for a single value */
+        if (!(y == y))
+          continue;
+        if (first)
+          tp_buf_puts (&out, "<path class=\"curve\" d=\"");
+        x = t->steps == 0 ? 0.5 : (double) s / t->steps;
+        tp_buf_putc (&out, first ? 'M' : 'L');
+        first = false;
+        tp_buf_u64 (&out, (uint64_t) plot_x (x));
+        tp_buf_putc (&out, ' ');
+        tp_buf_u64 (&out, (uint64_t) plot_y (y));
+        drawn++;
+      }
+    if (drawn == 1)
+      tp_buf_puts (&out, "h1");      /* a dot for a single value */
+    if (drawn > 0)
       tp_buf_puts (&out, "\"/>\n");
-    }
+  }
   tp_buf_puts (&out, "</svg>\n");
   t->svg = tp_buf_steal (&out);
   return t->svg != NULL;
 }
 
+/* "trained 100 steps: loss 16 to 0.00102", or where it stopped. */
+static bool
+write_summary (TpTrain *t)
+{
+  char a[TP_SHORT_NUMBER_MAX], b[TP_SHORT_NUMBER_MAX];
+  TpBuf out;
+
+  tp_buf_init (&out);
+  if (t->stopped)
+    {
+      tp_short_number ((double) t->stop_value, a);
+      tp_buf_puts (&out, "stopped at step ");
+      tp_buf_u64 (&out, t->stop_step);
+      tp_buf_puts (&out, " of ");
+      tp_buf_u64 (&out, t->steps);
+      tp_buf_puts (&out, ": node ");
+      tp_buf_u64 (&out, t->stop_node);
+      tp_buf_putc (&out, ' ');
+      tp_buf_puts (&out, t->stop_op);
+      tp_buf_puts (&out, " gives ");
+      tp_buf_puts (&out, a);
+      if (t->stop_shape.rank > 0)
+        {
+          tp_buf_puts (&out, " at element ");
+          put_element (&out, &t->stop_shape, t->stop_element, ", ");
+        }
+    }
+  else
+    {
+      tp_short_number ((double) t->losses[0], a);
+      tp_short_number ((double) t->losses[t->n_losses - 1], b);
+      tp_buf_puts (&out, "trained ");
+      tp_buf_u64 (&out, t->steps);
+      tp_buf_puts (&out, t->steps == 1 ? " step: " : " steps: ");
+      tp_buf_puts (&out, t->target_name);
+      tp_buf_putc (&out, ' ');
+      tp_buf_puts (&out, a);
+      if (t->steps > 0)
+        {
+          tp_buf_puts (&out, " to ");
+          tp_buf_puts (&out, b);
+        }
+    }
+  t->summary = tp_buf_steal (&out);
+  return t->summary != NULL;
+}
+
 /* {==== training ====} */
+
+/* One descent's working state over a program: every node's buffer, the
+ * nodes a step runs again and the parameters it reads (the caller's
+ * copies, which the updates change in place). */
+typedef struct
+{
+  const TpTrainInput *in;
+  TpArena arena;
+  float **values;
+  uint8_t *need;
+  uint8_t *run;
+  float *scratch;
+} TpDescent;
+
+/* Runs the program once with params[k] as parameter k: false when memory
+ * runs out.  again: the params differ from the payloads, so the nodes
+ * that depend on them run once more. */
+static bool
+descent_init (TpDescent *d, const TpTrainInput *in, float **params,
+              bool again)
+{
+  const TpTape *tape = &in->prog->tape;
+
+  d->in = in;
+  tp_arena_init (&d->arena);
+  d->scratch = NULL;
+  d->values = tp_arena_calloc (&d->arena, tape->len + 1, sizeof *d->values);
+  d->need = tp_arena_calloc (&d->arena, tape->len + 1, 1);
+  d->run = tp_arena_calloc (&d->arena, tape->len + 1, 1);
+  if (d->values == NULL || d->need == NULL || d->run == NULL)
+    return false;
+  mark_needed (tape, in, d->need);
+  mark_run (tape, d->need, d->run);
+  if (!tp_run_forward (tape, &d->arena, d->values))
+    return false;
+  if (tp_run_scratch_size (tape) > 0)
+    {
+      d->scratch = tp_arena_alloc (&d->arena, tp_run_scratch_size (tape)
+                                              * sizeof *d->scratch);
+      if (d->scratch == NULL)
+        return false;
+    }
+  /* From here on the parameters are read from the copies. */
+  for (uint32_t k = 0; k < in->n_wrt; k++)
+    d->values[in->wrt[k]] = params[k];
+  if (again)
+    tp_run_again (tape, d->values, d->scratch, d->run);
+  return true;
+}
+
+/* One update of every parameter from the gradients of the last run,
+ * then the run at the new parameters. */
+static void
+descent_step (TpDescent *d, float **params, const TpShape *shapes,
+              float rate)
+{
+  const TpTrainInput *in = d->in;
+
+  for (uint32_t k = 0; k < in->n_wrt; k++)
+    {
+      float *p = params[k];
+      const float *g = d->values[in->grads[k]];
+      size_t volume = (size_t) tp_shape_volume (&shapes[k]);
+
+      for (size_t e = 0; e < volume; e++)
+        {
+          float step = rate * g[e];
+          p[e] = p[e] - step;
+        }
+    }
+  tp_run_again (&in->prog->tape, d->values, d->scratch, d->run);
+}
+
+/* Keeps the parameters after step s when s is a step to keep. */
+static bool
+keep_step (TpTrain *t, uint32_t s)
+{
+  float *copy;
+  uint64_t at = 0;
+
+  if (s % t->every != 0)
+    return true;
+  copy = tp_malloc ((size_t) t->volume * sizeof *copy + 1);
+  if (copy == NULL)
+    return false;
+  for (uint32_t k = 0; k < t->n_wrt; k++)
+    {
+      size_t volume = (size_t) tp_shape_volume (&t->shapes[k]);
+      memcpy (copy + at, t->params[k], volume * sizeof *copy);
+      at += volume;
+    }
+  t->kept[t->n_kept++] = copy;
+  return true;
+}
+
+/* Copies what a replay and tp_train_apply need from in. */
+static bool
+keep_program (TpTrain *t, const TpTrainInput *in)
+{
+  t->allocator = in->allocator;
+  t->exact = in->exact;
+  t->spans = tp_malloc ((in->n_wrt + 1) * sizeof *t->spans);
+  if (t->spans == NULL)
+    return false;
+  if (in->source != NULL)
+    {
+      t->source_len = in->source_len;
+      t->source = tp_malloc (in->source_len + 1);
+      if (t->source == NULL)
+        return false;
+      memcpy (t->source, in->source, in->source_len);
+      t->source[in->source_len] = '\0';
+    }
+  for (uint32_t k = 0; k < in->n_wrt; k++)
+    if (in->spans != NULL)
+      t->spans[k] = in->spans[k];
+    else
+      memset (&t->spans[k], 0, sizeof t->spans[k]);
+  return true;
+}
 
 TpTrain *
 tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
 {
   const TpTape *tape = &in->prog->tape;
   TpTrain *t = tp_malloc (sizeof *t);
-  TpArena arena;
-  float **values;
-  uint8_t *need, *run;
-  float *scratch = NULL;
+  TpDescent d;
   bool ok = false;
+  uint64_t kept;
 
   if (t == NULL)
     return NULL;
   memset (t, 0, sizeof *t);
-  tp_arena_init (&arena);
+  tp_arena_init (&d.arena);
   t->ok = true;
   t->steps = steps;
   t->rate = rate;
@@ -468,15 +644,9 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
   t->names = tp_malloc ((in->n_wrt + 1) * sizeof *t->names);
   t->params = tp_malloc ((in->n_wrt + 1) * sizeof *t->params);
   t->shapes = tp_malloc ((in->n_wrt + 1) * sizeof *t->shapes);
-  values = tp_arena_calloc (&arena, tape->len + 1, sizeof *values);
-  need = tp_arena_calloc (&arena, tape->len + 1, 1);
-  run = tp_arena_calloc (&arena, tape->len + 1, 1);
   if (t->target_name == NULL || t->losses == NULL || t->names == NULL
-      || t->params == NULL || t->shapes == NULL || values == NULL
-      || need == NULL || run == NULL)
+      || t->params == NULL || t->shapes == NULL || !keep_program (t, in))
     goto out;
-  mark_needed (tape, in, need);
-  mark_run (tape, need, run);
   memset (t->names, 0, (in->n_wrt + 1) * sizeof *t->names);
   memset (t->params, 0, (in->n_wrt + 1) * sizeof *t->params);
   t->n_wrt = in->n_wrt;         /* tp_train_free may now walk them */
@@ -486,24 +656,21 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
       size_t volume = (size_t) tp_shape_volume (&tape->shape[w]);
 
       t->shapes[k] = tape->shape[w];
+      t->volume += volume;
       t->names[k] = dup_text (in->wrt_names[k]);
       t->params[k] = tp_malloc ((volume + 1) * sizeof (float));
       if (t->names[k] == NULL || t->params[k] == NULL)
         goto out;
       memcpy (t->params[k], tape->payload[w], volume * sizeof (float));
     }
-  if (!tp_run_forward (tape, &arena, values))
+  /* a copy of the parameters every `every` steps, within TP_TRAIN_KEPT */
+  kept = TP_TRAIN_KEPT / (t->volume > 0 ? t->volume : 1);
+  if (kept < 2)
+    kept = 2;
+  t->every = (uint32_t) (((uint64_t) steps + kept) / kept);
+  t->kept = tp_malloc (((size_t) steps / t->every + 2) * sizeof *t->kept);
+  if (t->kept == NULL || !descent_init (&d, in, t->params, false))
     goto out;
-  if (tp_run_scratch_size (tape) > 0)
-    {
-      scratch = tp_arena_alloc (&arena, tp_run_scratch_size (tape)
-                                        * sizeof *scratch);
-      if (scratch == NULL)
-        goto out;
-    }
-  /* From here on the parameters are read from the copies. */
-  for (uint32_t k = 0; k < in->n_wrt; k++)
-    values[in->wrt[k]] = t->params[k];
 
   for (uint32_t s = 0;; s++)
     {
@@ -512,15 +679,17 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
       bool finite;
 
       if (s > 0)
-        tp_run_again (tape, values, scratch, run);
-      t->losses[t->n_losses++] = values[in->target][0];
+        descent_step (&d, t->params, t->shapes, rate);
+      if (!keep_step (t, s))
+        goto out;
+      t->losses[t->n_losses++] = d.values[in->target][0];
       /* Cheap on every step: the values that training reads.  Only when
        * one is not finite is the tape searched for where it was born. */
-      finite = is_finite (values[in->target][0]);
+      finite = is_finite (d.values[in->target][0]);
       for (uint32_t k = 0; finite && k < in->n_wrt; k++)
-        finite = all_finite (values[in->grads[k]],
+        finite = all_finite (d.values[in->grads[k]],
                              tp_shape_volume (&t->shapes[k]));
-      if (!finite && find_nonfinite (tape, values, need, &bad, &element))
+      if (!finite && find_nonfinite (tape, d.values, d.need, &bad, &element))
         {
           t->stopped = true;
           t->stop_step = s;
@@ -528,34 +697,273 @@ tp_train_run (const TpTrainInput *in, uint32_t steps, float rate)
           t->stop_op = tp_op_info[tape->op[bad]].name;
           t->stop_shape = tape->shape[bad];
           t->stop_element = element;
-          t->stop_value = values[bad][element];
+          t->stop_value = d.values[bad][element];
           break;
         }
       if (s == steps)
         break;
-      for (uint32_t k = 0; k < in->n_wrt; k++)
-        {
-          float *p = t->params[k];
-          const float *g = values[in->grads[k]];
-          size_t volume = (size_t) tp_shape_volume (&t->shapes[k]);
-
-          for (size_t e = 0; e < volume; e++)
-            {
-              float step = rate * g[e];
-              p[e] = p[e] - step;
-            }
-        }
     }
-  ok = write_reading (t) && write_svg (t);
+  ok = write_reading (t) && write_summary (t);
+  if (ok)
+    {
+      make_chart (t);
+      ok = write_svg (t);
+    }
 
 out:
-  tp_arena_reset (&arena);
+  tp_arena_reset (&d.arena);
   if (!ok)
     {
       tp_train_free (t);
       return NULL;
     }
   return t;
+}
+
+/* {==== looking back at a step ====} */
+
+/* params[k] set to the parameters after step k (n_wrt arrays in the
+ * training's blocks, freed by the caller with free_params): a copy of
+ * the step kept, or a replay from the nearest one kept before it.  False
+ * when memory runs out or the program no longer reads. */
+static void
+free_params (float **params, uint32_t n)
+{
+  for (uint32_t k = 0; params != NULL && k < n; k++)
+    tp_free (params[k]);
+  tp_free (params);
+}
+
+static float **
+params_at (TpTrain *t, uint32_t k)
+{
+  uint32_t c = k / t->every, replay = k - c * t->every;
+  float **params = tp_malloc ((t->n_wrt + 1) * sizeof *params);
+  uint64_t at = 0;
+
+  if (params == NULL)
+    return NULL;
+  memset (params, 0, (t->n_wrt + 1) * sizeof *params);
+  for (uint32_t w = 0; w < t->n_wrt; w++)
+    {
+      size_t volume = (size_t) tp_shape_volume (&t->shapes[w]);
+      params[w] = tp_malloc ((volume + 1) * sizeof (float));
+      if (params[w] == NULL)
+        {
+          free_params (params, t->n_wrt);
+          return NULL;
+        }
+      memcpy (params[w], t->kept[c] + at, volume * sizeof (float));
+      at += volume;
+    }
+  if (replay > 0)
+    {
+      TpTrainInput in;
+      const char **names = NULL;
+      TpDescent d;
+      bool ok;
+
+      if (t->source == NULL)
+        {
+          /* a text too long to keep (TP_SOURCE_KEPT): no replay */
+          free_params (params, t->n_wrt);
+          return NULL;
+        }
+      if (t->replay == NULL)
+        {
+          TpChoices choices = { t->target_name, NULL, 0, t->exact };
+          t->replay = tp_session_new_with_allocator (t->allocator);
+          if (t->replay == NULL
+              || tp_session_compile (t->replay, t->source, t->source_len,
+                                     &choices) != TP_STATUS_OK)
+            {
+              tp_session_free (t->replay);
+              t->replay = NULL;
+              free_params (params, t->n_wrt);
+              return NULL;
+            }
+        }
+      ok = tp_session_train_input (t->replay, &in, &names);
+      ok = ok && descent_init (&d, &in, params, true);
+      for (uint32_t r = 0; ok && r < replay; r++)
+        descent_step (&d, params, t->shapes, t->rate);
+      tp_arena_reset (&d.arena);
+      tp_free (names);
+      if (!ok)
+        {
+          free_params (params, t->n_wrt);
+          return NULL;
+        }
+    }
+  return params;
+}
+
+const char *
+tp_train_parameters_at (TpTrain *t, uint32_t k)
+{
+  TpValuesBudget budget = { TP_VALUES_BUDGET, TP_SUMMARY_BUDGET };
+  const TpAllocator *saved;
+  float **params;
+  TpBuf out;
+
+  if (!t->ok || k >= t->n_losses)
+    return NULL;
+  if (k == t->n_losses - 1 && !t->stopped)
+    return tp_train_parameters (t);
+  saved = tp_alloc_enter (t->allocator);
+  params = params_at (t, k);
+  tp_buf_init (&out);
+  for (uint32_t w = 0; params != NULL && w < t->n_wrt; w++)
+    tp_values_line (&out, t->names[w], &t->shapes[w], params[w],
+                    &t->shapes[w], &budget, NULL, TP_NO_NODE, TP_NO_NODE);
+  free_params (params, t->n_wrt);
+  tp_free (t->at_text);
+  t->at_text = params != NULL ? tp_buf_steal (&out) : NULL;
+  tp_buf_clear (&out);
+  tp_alloc_leave (saved);
+  return t->at_text;
+}
+
+/* Byte offset in text of the character at column (1-based) of line
+ * (1-based), or of the line's end; len when the line is not there. */
+static size_t
+offset_of (const char *text, size_t len, uint32_t line, uint32_t column)
+{
+  size_t at = 0;
+
+  for (uint32_t l = 1; l < line && at < len; at++)
+    if (text[at] == '\n')
+      l++;
+  for (uint32_t c = 1; c < column && at < len && text[at] != '\n'; c++)
+    {
+      /* one character: a lead byte and its continuation bytes */
+      at++;
+      while (at < len && ((unsigned char) text[at] & 0xC0) == 0x80)
+        at++;
+    }
+  return at;
+}
+
+/* The elements of axis d on: "[a, b]", or nested "[[a, b], [c, d]]". */
+static void
+put_nested (TpBuf *out, const TpShape *shape, uint32_t d, const float *data,
+            uint64_t *e)
+{
+  tp_buf_putc (out, '[');
+  for (uint32_t i = 0; i < shape->dims[d]; i++)
+    {
+      if (i > 0)
+        tp_buf_puts (out, ", ");
+      if (d + 1 == shape->rank)
+        tp_buf_f32 (out, data[(*e)++]);
+      else
+        put_nested (out, shape, d + 1, data, e);
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* Writes `parameter VALUE` for rank 0, a nested literal for rank 2 and
+ * up, and a one-row literal reshaped back for rank 1 (a literal has rank
+ * 2 or more: docs/decisions.md D21). */
+static void
+put_literal (TpBuf *out, const TpShape *shape, const float *data)
+{
+  uint64_t e = 0;
+
+  if (shape->rank == 0)
+    {
+      tp_buf_puts (out, "parameter ");
+      tp_buf_f32 (out, data[0]);
+    }
+  else if (shape->rank == 1)
+    {
+      tp_buf_puts (out, "reshape(parameter [");
+      put_nested (out, shape, 0, data, &e);
+      tp_buf_puts (out, "], [");
+      tp_buf_u64 (out, shape->dims[0]);
+      tp_buf_puts (out, "])");
+    }
+  else
+    {
+      tp_buf_puts (out, "parameter ");
+      put_nested (out, shape, 0, data, &e);
+    }
+}
+
+char *
+tp_train_apply (TpTrain *t, uint32_t k, const char **why)
+{
+  const TpAllocator *saved;
+  float **params;
+  TpBuf out;
+  size_t from = 0;
+  char *text = NULL;
+
+  *why = NULL;
+  if (!t->ok || k >= t->n_losses)
+    {
+      *why = "there is no such step";
+      return NULL;
+    }
+  if (t->source == NULL)
+    {
+      *why = "the program is too long to be written again";
+      return NULL;
+    }
+  for (uint32_t w = 0; w < t->n_wrt; w++)
+    if (t->spans[w].line == 0)
+      {
+        *why = "the program's source spans are not known";
+        return NULL;
+      }
+  saved = tp_alloc_enter (t->allocator);
+  params = params_at (t, k);
+  for (uint32_t w = 0; params != NULL && w < t->n_wrt && *why == NULL; w++)
+    if (!all_finite (params[w], tp_shape_volume (&t->shapes[w])))
+      *why = "a parameter is not finite at that step: it cannot be "
+             "written as a number";
+  if (params != NULL && *why == NULL)
+    {
+      tp_buf_init (&out);
+      for (uint32_t w = 0; w < t->n_wrt; w++)
+        {
+          size_t a = offset_of (t->source, t->source_len, t->spans[w].line,
+                                t->spans[w].first);
+          size_t b = offset_of (t->source, t->source_len, t->spans[w].line,
+                                t->spans[w].last + 1);
+          if (a < from || b < a)
+            continue;
+          tp_buf_append (&out, t->source + from, a - from);
+          put_literal (&out, &t->shapes[w], params[w]);
+          from = b;
+        }
+      tp_buf_append (&out, t->source + from, t->source_len - from);
+      text = tp_buf_steal (&out);
+    }
+  free_params (params, t->n_wrt);
+  tp_alloc_leave (saved);
+  return text;
+}
+
+const char *
+tp_train_summary (const TpTrain *t)
+{
+  return t->summary;
+}
+
+uint32_t
+tp_train_steps_run (const TpTrain *t)
+{
+  return t->n_losses > 0 ? t->n_losses - 1 : 0;
+}
+
+bool
+tp_train_chart (const TpTrain *t, TpChart *out)
+{
+  if (!t->ok)
+    return false;
+  tp_chart_view (&t->chart, out);
+  return true;
 }
 
 bool
@@ -661,6 +1069,14 @@ tp_train_to_json (const TpTrain *t)
       tp_json_f32 (&out, t->stop_value);
       tp_buf_putc (&out, '}');
     }
+  tp_json_key (&out, "summary", false);
+  tp_json_string (&out, t->summary, strlen (t->summary));
+  tp_json_key (&out, "chart", false);
+  {
+    TpChart c;
+    tp_chart_view (&t->chart, &c);
+    tp_chart_json (&c, &out);
+  }
   tp_buf_putc (&out, '}');
   return tp_buf_steal (&out);
 }

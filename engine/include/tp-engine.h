@@ -1,11 +1,18 @@
 /* tp-engine.h: the seam between the engine and every front end.
  *
- * One session compiles a program plus the reader's choices into every
- * reading at once.  Front ends (the command line, the GTK app, the wasm
- * export) only display what the session returns; strings returned by
- * tp_session_* are borrowed from the session and stay valid until the next
- * tp_session_compile or tp_session_free, except where a function says the
- * caller frees. */
+ * One session compiles a program plus the reader's choices.  A compile
+ * does what every reading needs: it reads the program, records its tape
+ * and differentiates it.  Every reading and every teaching fact is
+ * computed the first time it is asked for, and kept until the next
+ * compile: asking for the spec costs the spec.  So a session is not
+ * thread-safe even through `const` pointers: one thread at a time.
+ *
+ * Front ends (the command line, the GTK app, the wasm export) only
+ * display what the session returns, the teaching model included: the
+ * step-through's sentences, the charts' ticks and labels, the short number
+ * format, the defaults.  Strings returned by tp_session_* are borrowed
+ * from the session and stay valid until the next tp_session_compile or
+ * tp_session_free, except where a function says the caller frees. */
 #ifndef TP_ENGINE_H
 #define TP_ENGINE_H
 
@@ -39,7 +46,7 @@ typedef enum
 
 typedef enum
 {
-  TP_STATUS_OK,         /* the program reads; every reading is filled */
+  TP_STATUS_OK,         /* the program reads; every reading can be asked */
   TP_STATUS_REFUSED,    /* the program is refused; see the diagnostics */
   TP_STATUS_NO_MEMORY,  /* an allocation failed; a diagnostic says so */
 } TpStatus;
@@ -96,6 +103,22 @@ const TpName  *tp_session_names      (const TpSession *session,
  * (borrowed; NULL with *n_args 0 when the program was refused). */
 const uint32_t *tp_session_arguments (const TpSession *session,
                                       size_t *n_args);
+/* The last compile's status, or TP_STATUS_NO_MEMORY once a reading or a
+ * fact asked for later ran out of memory: that reading is then "" (what
+ * was already handed out stays valid) and the diagnostics say "out of
+ * memory" until the next compile. */
+TpStatus       tp_session_status     (const TpSession *session);
+/* The node the derivative differentiates (the target choice resolved:
+ * the named statement, else the last rank-0 one, else the last), and its
+ * name; TP_MAP_NO_NODE and NULL when refused. */
+uint32_t       tp_session_target     (const TpSession *session);
+const char    *tp_session_target_name (const TpSession *session);
+/* Node's display name (docs/decisions.md D9): the first statement bound
+ * to it, or NULL when no statement names it (a node differentiate
+ * appended, a value inside an expression).  Borrowed. */
+const char    *tp_session_display_name (const TpSession *session,
+                                        uint32_t node);
+
 /* {==== the reading map ====}
  *
  * Beside the text of spec, derivative, plan, stablehlo and values, the
@@ -228,10 +251,6 @@ bool           tp_session_source      (const TpSession *session,
                                        uint32_t node, TpSourceSpan *out);
 /* Whether the picture's DOT was reduced to fit its layout budget. */
 bool           tp_session_picture_reduced (const TpSession *session);
-/* Makes later compiles skip (false) or produce (true, the default) the
- * map: only benchmarks turn it off, to measure what it costs. */
-void           tp_session_set_map     (TpSession *session, bool enabled);
-
 const char    *tp_line_role_name      (TpLineRole role);
 const char    *tp_token_class_name    (TpTokenClass klass);
 
@@ -355,6 +374,116 @@ bool           tp_session_origin     (const TpSession *session,
 const char    *tp_session_explanation (const TpSession *session,
                                        uint32_t node, size_t *length);
 
+/* The sentence both front ends show for step k of the step-through: the
+ * step counted from 1 ("step 12 of 17"), the node and its half, and for
+ * a share the share sentence, e.g. "step 12 of 17: node 11 Add, gradient:
+ * adds share 2 to d loss / d error, the one that flows back through node
+ * 5 Mul".  Borrowed, not NUL-terminated; NULL when k is out of range. */
+const char    *tp_session_step_text  (const TpSession *session, size_t k,
+                                      size_t *length);
+/* Every node's state after step k (a TpNodeState each) into
+ * states[0 .. n), n at most tp_session_n_nodes; false when k is out of
+ * range. */
+bool           tp_session_node_states (const TpSession *session, size_t k,
+                                       uint8_t *states, size_t n);
+/* The plan's peak live volume: its elements, the node and the step where
+ * it is reached; false when the plan evaluates nothing. */
+bool           tp_session_memory_peak (const TpSession *session,
+                                       uint64_t *elements, uint32_t *node,
+                                       size_t *step);
+
+/* {==== numbers and charts outside the readings ====}
+ *
+ * The readings keep the original's formats.  Every other number a front
+ * end shows (a loss beside a slider, a chart's labels, a count in a
+ * sentence) is written by one of these, so the desktop and the page say
+ * the same. */
+
+#define TP_SHORT_NUMBER_MAX 16
+
+/* value in the short format: three significant digits, plain between
+ * 0.001 and 99999 ("0.25", "16", "0.00123"; the digits before the point
+ * all kept: "1235" for 1234.5), else two significant digits with an
+ * exponent ("4.4e-13", "1.8e39"); "0", "-0", "NaN", "inf", "-inf".
+ * Writes the text and a NUL into out and returns its length. */
+size_t         tp_short_number       (double value,
+                                      char out[TP_SHORT_NUMBER_MAX]);
+/* A count with thousands grouped by commas: "2,442,657,804".  out has
+ * room for 27 bytes; returns the length. */
+size_t         tp_grouped_number     (uint64_t value, char out[27]);
+
+/* One labelled tick: where it sits along its axis (0 at the low end, 1 at
+ * the high end), the value it marks and its label (short format). */
+typedef struct
+{
+  double at;
+  double value;
+  const char *label;
+} TpTick;
+
+/* A chart as data both front ends draw: the axes' titles, the range each
+ * axis spans, the scale of the vertical one and the labelled ticks, at
+ * most a handful per axis so labels never pile up.  Borrowed from what
+ * gave it. */
+typedef struct
+{
+  const char *title;
+  const char *x_title;
+  const char *y_title;
+  double x_low, x_high;
+  double y_low, y_high;       /* values, also on a log scale */
+  bool y_log;                 /* the vertical axis is logarithmic */
+  const TpTick *x_ticks;
+  size_t n_x_ticks;
+  const TpTick *y_ticks;
+  size_t n_y_ticks;
+} TpChart;
+
+/* Where value sits along the chart's vertical axis: 0 at y_low, 1 at
+ * y_high (on the log scale, of its logarithm); NaN for a value the chart
+ * cannot plot (not finite, or not positive on a log scale). */
+double         tp_chart_y            (const TpChart *chart, double value);
+
+/* The memory chart's axes: steps along, live elements up. */
+bool           tp_session_memory_chart (const TpSession *session,
+                                        TpChart *out);
+
+/* {==== defaults ====}
+ *
+ * One place and one value each for what both front ends would otherwise
+ * choose on their own. */
+typedef struct
+{
+  uint32_t debounce_ms;       /* typing pause before a program is read */
+  uint32_t fold_limit;        /* a reading's line longer than this many
+                                 bytes is folded ... */
+  uint32_t fold_head;         /* ... to its first fold_head bytes, " … ", */
+  uint32_t fold_tail;         /* its last fold_tail bytes and a count */
+  uint32_t play_interval_ms;  /* the step-through's play: one step each */
+  uint32_t readable_label_px; /* the picture opens at a zoom that makes a
+                                 node's first label line this tall */
+  uint32_t train_steps;       /* training, when the program asks nothing */
+  const char *train_rate;
+} TpDefaults;
+
+const TpDefaults *tp_defaults        (void);
+
+/* The training a program asks for with a `# train it:` comment line
+ * (docs/language.md, train), else the defaults. */
+typedef struct
+{
+  uint32_t steps;
+  const char *learning_rate;  /* text, as tp_session_train takes it;
+                                 borrowed */
+  size_t learning_rate_length;
+  bool from_program;          /* read from the program's own line */
+  uint32_t line;              /* that line, 1-based; 0 when none */
+} TpTrainSettings;
+
+/* False when the program was refused. */
+bool           tp_session_train_settings (const TpSession *session,
+                                          TpTrainSettings *out);
+
 /* {==== training ====}
  *
  * Gradient descent on the parameters of the last compile (docs/language.md,
@@ -398,6 +527,28 @@ bool           tp_train_stopped      (const TpTrain *train, uint32_t *step,
 /* The loss curve as SVG, deterministic bytes (log scale when the values
  * span more than two decades).  "" when refused. */
 const char    *tp_train_svg          (const TpTrain *train);
+/* The sentence that heads a training: "trained 100 steps: loss 16 to
+ * 0.0010", or where a NaN or an infinity stopped it ("stopped at step
+ * 37 of 100: node 9 Exp gives inf"), or why it was refused.  Borrowed. */
+const char    *tp_train_summary      (const TpTrain *train);
+/* How many steps ran: the steps asked for, or the step it stopped at. */
+uint32_t       tp_train_steps_run    (const TpTrain *train);
+/* The parameters after k steps (0 <= k <= tp_train_steps_run), in
+ * tp_train_parameters' format: the same bits as a training of k steps,
+ * replayed from the nearest step the training kept.  Borrowed until the
+ * next call on this training; NULL when k is out of range or memory
+ * runs out. */
+const char    *tp_train_parameters_at (TpTrain *train, uint32_t k);
+/* The program's text with each parameter's initial value replaced by its
+ * value after k steps, written as a literal (docs/language.md, train), so
+ * that reading it again shows what the trained program computes.  The
+ * caller frees it with tp_string_free; NULL when k is out of range,
+ * memory runs out, or a value is not finite (*why then says so,
+ * borrowed). */
+char          *tp_train_apply        (TpTrain *train, uint32_t k,
+                                      const char **why);
+/* The loss curve's axes (steps along, the target's value up). */
+bool           tp_train_chart        (const TpTrain *train, TpChart *out);
 /* The "train" JSON object (docs/language.md); free with tp_string_free. */
 char          *tp_train_to_json      (const TpTrain *train);
 /* tp_session_to_json with the train object under "train". */
@@ -405,20 +556,6 @@ char          *tp_session_to_json_with_train (const TpSession *session,
                                               const TpTrain *train);
 void           tp_train_free         (TpTrain *train);
 
-/* What the last compile recorded, for tests and benchmarks: statements,
- * nodes on the tape (the gradient's included), their elements together
- * and the interpreter's estimated multiply-adds.  The limits bound each
- * (README, Limits); after a refusal they count what was recorded. */
-typedef struct
-{
-  uint32_t statements;
-  uint32_t nodes;
-  uint64_t elements;
-  uint64_t work;
-} TpStats;
-
-void           tp_session_stats      (const TpSession *session,
-                                      TpStats *stats);
 /* The JSON object with every reading, or NULL when memory runs out; the
  * caller frees it with tp_string_free. */
 char          *tp_session_to_json    (const TpSession *session);
@@ -427,22 +564,67 @@ char          *tp_session_to_json    (const TpSession *session);
  * tp_session_map_line and tp_session_map_ref: the map is most of a big
  * program's JSON. */
 char          *tp_session_to_json_without_map (const TpSession *session);
+
+/* {==== the JSON's members ====}
+ *
+ * The JSON object's members in the order it writes them (docs/language.md,
+ * The JSON object); "train" comes last, and only with a training. */
+typedef enum
+{
+  TP_JSON_NAMES,
+  TP_JSON_SPEC,
+  TP_JSON_DERIVATIVE,
+  TP_JSON_PLAN,
+  TP_JSON_STABLEHLO,
+  TP_JSON_VALUES,
+  TP_JSON_DOT,
+  TP_JSON_SUMMARY,
+  TP_JSON_TARGET,
+  TP_JSON_OBSERVE,
+  TP_JSON_TENSORS,
+  TP_JSON_GRADIENTS,
+  TP_JSON_ARGUMENTS,
+  TP_JSON_RESULTS,
+  TP_JSON_DIAGNOSTICS,
+  TP_JSON_CHECK,
+  TP_JSON_EXPLAIN,
+  TP_JSON_ORIGINS,
+  TP_JSON_MEMORY,
+  TP_JSON_MEMORY_SVG,
+  TP_JSON_MAP,
+  TP_JSON_SPEC_NODES,
+  TP_JSON_GRADIENT_NODES,
+  TP_JSON_SOURCES,
+  TP_JSON_PICTURE,
+  TP_JSON_NODES,
+  TP_JSON_STEPS,
+  TP_JSON_TARGET_NODE,
+  TP_JSON_DISPLAY_NAMES,
+  TP_JSON_MEMORY_CHART,
+  TP_JSON_TRAIN_SETTINGS,
+  TP_JSON_DEFAULTS,
+  TP_N_JSON_MEMBERS
+} TpJsonMember;
+
+#define TP_JSON_MEMBER(m) (UINT64_C (1) << (m))
+#define TP_JSON_ALL (TP_JSON_MEMBER (TP_N_JSON_MEMBERS) - 1)
+
+const char    *tp_json_member_name   (TpJsonMember member);
+/* False when name (length bytes) names no member. */
+bool           tp_json_member_from_name (const char *name, size_t length,
+                                         TpJsonMember *member);
+/* The JSON object with only the members whose TP_JSON_MEMBER bit is set,
+ * in the usual order; each member's bytes are the same as in the whole
+ * object (the output budget is spent as it would be there), and only
+ * what those members need is computed.  NULL when memory runs out. */
+char          *tp_session_to_json_members (const TpSession *session,
+                                           uint64_t members);
+/* Frees a string the engine returned, with the allocator it came from. */
 void           tp_string_free        (char *text);
 
 const char    *tp_reading_name       (TpReading which);
 bool           tp_reading_from_name  (const char *name,
                                       TpReading *which);
-
-/* Allocation hooks, for tests that fail allocation N.  NULL restores the
- * C library's malloc/realloc/free.  Not thread-safe: set before use. */
-typedef struct
-{
-  void *(*malloc_fn) (size_t size);
-  void *(*realloc_fn) (void *ptr, size_t size);
-  void (*free_fn) (void *ptr);
-} TpAllocator;
-
-void           tp_set_allocator      (const TpAllocator *allocator);
 
 #ifdef __cplusplus
 }

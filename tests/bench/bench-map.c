@@ -15,6 +15,7 @@
 
 #include "bench-util.h"
 #include "tp-engine.h"
+#include "tp-engine-testing.h"
 
 #define REPS 21
 

@@ -71,7 +71,7 @@ compile_failing_at (const char *src, long n)
   live_blocks = 0;
   failures = 0;
   countdown = n;
-  s = tp_session_new ();
+  s = tp_session_new_with_allocator (&counting);
   if (s == NULL)
     {
       g_assert_cmpint (failures, ==, 1);
@@ -91,8 +91,49 @@ compile_failing_at (const char *src, long n)
     }
   else
     g_assert_cmpint (st, ==, TP_STATUS_OK);
-  json = tp_session_to_json (s);
-  g_assert_true (json != NULL || failures > 0);
+  {
+    long before = failures;
+    json = tp_session_to_json (s);
+    g_assert_true (json != NULL || failures > before);
+    /* Running out of memory after the compile: in a reading made on
+     * demand, the session says so until the next compile and gives no
+     * half reading; in the JSON's own text, the session is intact and
+     * the JSON asked for again is whole. */
+    if (failures > before && st == TP_STATUS_OK)
+      {
+        g_assert_null (json);
+        countdown = -1;
+        if (tp_session_status (s) == TP_STATUS_NO_MEMORY)
+          {
+            size_t nd;
+            const TpDiag *d = tp_session_diags (s, &nd);
+            g_assert_cmpuint (nd, ==, 1);
+            g_assert_cmpstr (d->message, ==, "out of memory");
+            g_assert_cmpstr (tp_session_reading (s, TP_READING_CHECK), ==, "");
+            /* the JSON of a compile that ran out of memory */
+            json = tp_session_to_json (s);
+            g_assert_nonnull (json);
+            g_assert_nonnull (strstr (json, "\"diagnostics\":[{\"line\":1,"
+                                            "\"column\":1,\"message\":"
+                                            "\"out of memory\"}]"));
+            tp_string_free (json);
+            json = NULL;
+          }
+        else
+          {
+            TpSession *fresh = tp_session_new ();
+            char *again = tp_session_to_json (s), *want;
+            g_assert_cmpint (tp_session_status (s), ==, TP_STATUS_OK);
+            g_assert_cmpint (tp_session_compile (fresh, src, strlen (src),
+                                                 &choices), ==, TP_STATUS_OK);
+            want = tp_session_to_json (fresh);
+            g_assert_cmpstr (again, ==, want);
+            tp_string_free (again);
+            tp_string_free (want);
+            tp_session_free (fresh);
+          }
+      }
+  }
   tp_string_free (json);
   clean = failures == 0;
   tp_session_free (s);
@@ -105,12 +146,10 @@ sweep (const char *src)
 {
   long n;
 
-  tp_set_allocator (&counting);
   for (n = 0; !compile_failing_at (src, n); n++)
     g_assert_cmpint (n, <, 100000);
   g_test_message ("%ld allocation sites failed in turn", n);
   g_assert_cmpint (n, >, 5);
-  tp_set_allocator (NULL);
 }
 
 static void
@@ -145,14 +184,13 @@ static void
 test_sweep_refused (void)
 {
   /* Failing while reporting a refusal is reported too. */
-  tp_set_allocator (&counting);
   for (long n = 0; n < 50; n++)
     {
       TpSession *s;
       live_blocks = 0;
       failures = 0;
       countdown = n;
-      s = tp_session_new ();
+      s = tp_session_new_with_allocator (&counting);
       if (s != NULL)
         {
           TpStatus st = tp_session_compile (s, "x = 1\ny = x @ x", 15, NULL);
@@ -162,7 +200,6 @@ test_sweep_refused (void)
         }
       g_assert_cmpint (live_blocks, ==, 0);
     }
-  tp_set_allocator (NULL);
 }
 
 /* Training: every allocation of tp_session_train, its reading, curve and
@@ -172,13 +209,14 @@ test_sweep_train (void)
 {
   const char *src = "w = parameter [2, 3]\nx = input [4, 2]\n"
                     "loss = sum(tanh(x @ w) * tanh(x @ w))\n";
-  TpSession *s = tp_session_new ();
+  TpSession *s;
   long n;
 
+  countdown = -1;
+  s = tp_session_new_with_allocator (&counting);
   g_assert_nonnull (s);
   g_assert_cmpint (tp_session_compile (s, src, strlen (src), NULL), ==,
                    TP_STATUS_OK);
-  tp_set_allocator (&counting);
   for (n = 0;; n++)
     {
       TpTrain *t;
@@ -202,7 +240,6 @@ test_sweep_train (void)
         break;
       g_assert_cmpint (n, <, 10000);
     }
-  tp_set_allocator (NULL);
   g_test_message ("%ld allocation sites failed in turn", n);
   g_assert_cmpint (n, >, 5);
   tp_session_free (s);

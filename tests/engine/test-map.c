@@ -1362,6 +1362,8 @@ test_refused (void)
   g_assert_cmpuint (tp_session_spec_nodes (s), ==, 0);
   g_assert_null (tp_session_gradients (s, NULL));
   g_assert_false (tp_session_source (s, 0, &span));
+  tp_string_free (json);
+  json = tp_session_to_json_members (s, TP_TEST_CLASSIC_JSON);
   g_assert_true (g_str_has_suffix (json,
     "\"map\":{\"spec\":{\"lines\":[],\"refs\":[]},"
     "\"derivative\":{\"lines\":[],\"refs\":[]},"

@@ -9,7 +9,7 @@ test_every_node (void)
                                   "y = input 4.0\nerror = w * x - y\n"
                                   "loss = error * error\n", NULL, NULL,
                                   TP_STATUS_OK);
-  g_autofree char *json = tp_session_to_json (s);
+  TP_AUTO_STRING *json = tp_session_to_json_members (s, TP_TEST_CLASSIC_JSON);
   uint32_t rank = 9;
   const uint32_t *dims = NULL;
   const float *v;
@@ -61,7 +61,7 @@ test_budget (void)
    * named tensors take it first, and the nodes after them are elided. */
   TpSession *s = tp_test_compile ("x = input [1024, 1024]\ny = x * 2.0\n",
                                   NULL, NULL, TP_STATUS_OK);
-  g_autofree char *json = tp_session_to_json (s);
+  TP_AUTO_STRING *json = tp_session_to_json (s);
   const char *nodes = strstr (json, ",\"nodes\":[");
 
   g_assert_nonnull (nodes);
@@ -75,7 +75,7 @@ static void
 test_refused (void)
 {
   TpSession *s = tp_test_compile ("x = 1 +\n", NULL, NULL, TP_STATUS_REFUSED);
-  g_autofree char *json = tp_session_to_json (s);
+  TP_AUTO_STRING *json = tp_session_to_json_members (s, TP_TEST_CLASSIC_JSON);
 
   g_assert_cmpuint (tp_session_n_nodes (s), ==, 0);
   g_assert_null (tp_session_node_value (s, 0, NULL, NULL));

@@ -175,7 +175,7 @@ test_reading (void)
   TpTrain *t = train_program ("w = parameter 0.0\nx = input 2.0\n"
                               "y = input 4.0\nerror = w * x - y\n"
                               "loss = error * error\n", 2, "0.1");
-  g_autofree char *json = tp_train_to_json (t);
+  TP_AUTO_STRING *json = tp_train_to_json (t);
 
   /* loss = (2w - 4)^2 from w = 0: gradient -16, w = 1.6; then error =
    * 3.2 - 4 = -0.79999995, gradient -3.1999998, w = 1.6 + 0.32 rounds to
@@ -191,7 +191,19 @@ test_reading (void)
                    "{\"steps\":2,\"learning_rate\":0.1,"
                    "\"losses\":[16,0.6399999,0.02559995],"
                    "\"parameters\":{\"w\":{\"shape\":[],\"data\":[1.9200001]}},"
-                   "\"stopped\":null}");
+                   "\"stopped\":null,"
+                   "\"summary\":\"trained 2 steps: loss 16 to 0.0256\","
+                   "\"chart\":{\"title\":\"trained 2 steps: loss 16 to 0.0256\","
+                   "\"x_title\":\"step\",\"y_title\":\"loss\","
+                   "\"x\":[0,2],\"y\":[0.01,100],\"y_log\":true,"
+                   "\"x_ticks\":[{\"at\":0,\"value\":0,\"label\":\"0\"},"
+                   "{\"at\":0.5,\"value\":1,\"label\":\"1\"},"
+                   "{\"at\":1,\"value\":2,\"label\":\"2\"}],"
+                   "\"y_ticks\":[{\"at\":0,\"value\":0.01,\"label\":\"0.01\"},"
+                   "{\"at\":0.25,\"value\":0.1,\"label\":\"0.1\"},"
+                   "{\"at\":0.5,\"value\":1,\"label\":\"1\"},"
+                   "{\"at\":0.75,\"value\":10,\"label\":\"10\"},"
+                   "{\"at\":1,\"value\":100,\"label\":\"100\"}]}}");
   g_assert_false (tp_train_stopped (t, NULL, NULL));
   tp_train_free (t);
 }
@@ -242,7 +254,7 @@ check_refused (const char *src, uint32_t steps, const char *rate,
                const char *expect)
 {
   TpTrain *t = train_program (src, steps, rate);
-  g_autofree char *json = tp_train_to_json (t);
+  TP_AUTO_STRING *json = tp_train_to_json (t);
   g_autofree char *want_json = g_strdup_printf ("{\"error\":\"%s\"}", expect);
 
   g_assert_false (tp_train_ok (t));
@@ -309,7 +321,7 @@ test_nonfinite_stops (void)
   /* w = 1: loss = ln(w), gradient 1 / w = 1, so w = 1 - 2 = -1 and step 1
    * takes the log of a negative. */
   TpTrain *t = train_program ("w = parameter 1.0\nloss = ln(w)\n", 5, "2");
-  g_autofree char *json = tp_train_to_json (t);
+  TP_AUTO_STRING *json = tp_train_to_json (t);
   uint32_t step = 0, node = 0;
   size_t n;
 
@@ -371,15 +383,21 @@ test_svg (void)
   g_assert_cmpstr (svg, ==, tp_train_svg (b));
   g_assert_true (g_str_has_prefix (svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
   g_assert_true (g_str_has_suffix (svg, "</svg>\n"));
-  /* 16 down to about 1e-11: more than two decades, a log scale, with a
-   * tick at each power of ten between. */
+  /* 16 down to about 1e-11: more than two decades, a log scale from
+   * 1e-10 to 100, labelled every third decade (at most six labels), in
+   * the short number format. */
   g_assert_nonnull (strstr (svg, "(log scale)</title>"));
-  g_assert_nonnull (strstr (svg, ">0.01</text>"));
-  g_assert_nonnull (strstr (svg, "<path class=\"curve\" d=\"M900 300L"));
-  /* 1 down to 0.92: linear. */
+  g_assert_nonnull (strstr (svg, ">1e-10</text>"));
+  g_assert_nonnull (strstr (svg, ">1e-7</text>"));
+  g_assert_nonnull (strstr (svg, ">0.1</text>"));
+  g_assert_nonnull (strstr (svg, ">100</text>"));
+  g_assert_null (strstr (svg, ">0.01</text>"));
+  g_assert_nonnull (strstr (svg, "<path class=\"curve\" d=\"M900 459L"));
+  /* 1 down to 0.92: linear from 0 to 1, ticks every 0.2. */
   g_assert_null (strstr (tp_train_svg (flat), "log scale"));
+  g_assert_nonnull (strstr (tp_train_svg (flat), ">0.2</text>"));
   g_assert_nonnull (strstr (tp_train_svg (flat), "<path class=\"curve\" d=\"M900 300L"));
-  g_assert_nonnull (strstr (tp_train_svg (flat), "L6200 2700\"/>"));
+  g_assert_nonnull (strstr (tp_train_svg (flat), "L6200 658\"/>"));
   tp_train_free (a);
   tp_train_free (b);
   tp_train_free (flat);
@@ -393,15 +411,17 @@ test_session_untouched (void)
   TpSession *s = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
   g_autofree char *before = g_strdup (tp_session_reading (s, TP_READING_VALUES));
   TpTrain *t = tp_session_train (s, 50, "0.1", 3);
-  g_autofree char *json = tp_session_to_json_with_train (s, t);
+  TP_AUTO_STRING *json = tp_session_to_json_with_train (s, t);
 
   g_assert_cmpstr (tp_session_reading (s, TP_READING_VALUES), ==, before);
   /* The session's JSON, then the train object (its first values as in
    * test_reading). */
-  g_assert_nonnull (strstr (json, "}],\"train\":{\"steps\":50,"
+  g_assert_nonnull (strstr (json, "\"train_rate\":\"0.1\"},\"train\":{\"steps\":50,"
                                   "\"learning_rate\":0.1,\"losses\":[16,"
                                   "0.6399999,0.02559995,"));
-  g_assert_true (g_str_has_suffix (json, "\"stopped\":null}}\n"));
+  g_assert_nonnull (strstr (json, "\"stopped\":null,\"summary\":"
+                                  "\"trained 50 steps: loss 16 to "));
+  g_assert_true (g_str_has_suffix (json, "}]}}}\n"));
   g_assert_true (g_str_has_prefix (json, "{\"names\":"));
   tp_train_free (t);
   tp_session_free (s);

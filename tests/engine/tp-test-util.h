@@ -6,6 +6,20 @@
 #include <string.h>
 
 #include "tp-engine.h"
+#include "tp-engine-testing.h"
+
+/* A string the engine returned, freed with tp_string_free when it goes
+ * out of scope (the engine's strings do not go back through g_free). */
+static inline void
+tp_test_free_string (char **text)
+{
+  tp_string_free (*text);
+}
+#define TP_AUTO_STRING __attribute__ ((cleanup (tp_test_free_string))) char
+
+/* The JSON's members up to "nodes": the object as it was before the
+ * teaching model's members joined it at its end. */
+#define TP_TEST_CLASSIC_JSON (TP_JSON_MEMBER (TP_JSON_NODES + 1) - 1)
 
 /* Compiles src with the given choices; returns the session (caller frees). */
 static inline TpSession *

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tp-engine.h"
+#include "tp-engine-testing.h"
 
 #define MAX_CANDIDATES 32
 #define MAX_NAME 256
@@ -962,9 +963,7 @@ tp_fuzz_one (const uint8_t *data, size_t size)
   mem.countdown = -1;
   if (flags & 0x40)
     mem.countdown = seed < 128 ? seed : (long) (seed - 128) * 32;
-  tp_set_allocator (&counting);
-
-  s = tp_session_new ();
+  s = tp_session_new_with_allocator (&counting);
   if (s == NULL)
     {
       CHECK (mem.failures == 1 && mem.live_blocks == 0);
@@ -985,7 +984,19 @@ tp_fuzz_one (const uint8_t *data, size_t size)
   {
     long before = mem.failures;
     st = tp_session_compile (s, src, len, &choices);
-    check_compile (s, st, src, len, mem.failures > before);
+    /* A failed allocation is reported as out of memory, never as
+     * anything else; out of memory is reported only after a failure. */
+    CHECK ((mem.failures > before) == (st == TP_STATUS_NO_MEMORY));
+    /* Every reading asked for, as a front end asks: one made on demand
+     * that runs out of memory leaves the session saying so. */
+    before = mem.failures;
+    for (int r = 0; r < TP_N_READINGS; r++)
+      tp_session_reading (s, (TpReading) r);
+    tp_session_memory_svg (s);
+    CHECK ((tp_session_status (s) == TP_STATUS_NO_MEMORY)
+           == (st == TP_STATUS_NO_MEMORY || mem.failures > before));
+    st = tp_session_status (s);
+    check_compile (s, st, src, len, st == TP_STATUS_NO_MEMORY);
     before = mem.failures;
     json = tp_session_to_json (s);
     /* NULL only when an allocation failed while writing it. */
@@ -999,7 +1010,7 @@ tp_fuzz_one (const uint8_t *data, size_t size)
   if ((flags & 0x80) && mem.failures == 0)
     {
       /* The reused session says exactly what a fresh one says. */
-      TpSession *fresh = tp_session_new ();
+      TpSession *fresh = tp_session_new_with_allocator (&counting);
       char *a, *b;
       CHECK (fresh != NULL);
       CHECK (tp_session_compile (fresh, src, len, &choices) == st);
@@ -1016,7 +1027,6 @@ out:
   CHECK (mem.live_blocks == 0);
   CHECK (mem.live_bytes == 0);
   CHECK (mem.peak_bytes <= PEAK_LIMIT);
-  tp_set_allocator (NULL);
   free_candidates (&cand);
 }
 

@@ -352,9 +352,11 @@ test_no_memory (void)
   g_assert_true (tp_plan_lower (&plan, &c.tape, &arena, c.roots, c.n_roots,
                                 NULL, 0, false));
   tp_buf_init (&out);
-  tp_set_allocator (&failing);
-  tp_hlo_emit (&plan, &out);
-  tp_set_allocator (NULL);
+  {
+    const TpAllocator *saved = tp_alloc_enter (&failing);
+    tp_hlo_emit (&plan, &out);
+    tp_alloc_leave (saved);
+  }
   g_assert_true (out.failed);
   g_assert_null (out.data);
   tp_buf_clear (&out);

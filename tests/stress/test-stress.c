@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "tp-engine.h"
+#include "tp-engine-testing.h"
 
 #define PEAK_LIMIT ((gsize) 256 << 20)
 /* The readings and the JSON together: the budgets and limits keep them
@@ -582,11 +583,10 @@ run_case (gconstpointer data)
     observe[k] = owned[k] = g_strdup_printf ("x%u", k);
   live_bytes = peak_bytes = 0;
   live_blocks = 0;
-  tp_set_allocator (&hooks);
 
   cpu0 = clock ();
   t0 = g_get_monotonic_time ();
-  s = tp_session_new ();
+  s = tp_session_new_with_allocator (&hooks);
   g_assert_nonnull (s);
   st = tp_session_compile (s, src->str, src->len, &choices);
   t_compile = g_get_monotonic_time ();
@@ -635,7 +635,6 @@ run_case (gconstpointer data)
   g_assert_cmpuint (n_names, ==, st == TP_STATUS_OK ? stats.statements : 0);
 
   tp_session_free (s);
-  tp_set_allocator (NULL);
   g_assert_cmpint (live_blocks, ==, 0);
   g_assert_cmpuint (live_bytes, ==, 0);
   g_assert_cmpuint (peak_bytes, <=, PEAK_LIMIT);

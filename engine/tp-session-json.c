@@ -1,0 +1,835 @@
+/* tp-session-json.c: the JSON object (docs/language.md, The JSON object):
+ * every member, or the ones a caller chooses (tp_session_to_json_members),
+ * each with the same bytes either way.  A member is computed only when it
+ * is written: choosing the spec and the values runs no check. */
+#include "tp-session-private.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp-json.h"
+#include "tp-train.h"
+#include "tp-values.h"
+
+static const char *const member_names[TP_N_JSON_MEMBERS] = {
+  [TP_JSON_NAMES] = "names",
+  [TP_JSON_SPEC] = "spec",
+  [TP_JSON_DERIVATIVE] = "derivative",
+  [TP_JSON_PLAN] = "plan",
+  [TP_JSON_STABLEHLO] = "stablehlo",
+  [TP_JSON_VALUES] = "values",
+  [TP_JSON_DOT] = "dot",
+  [TP_JSON_SUMMARY] = "summary",
+  [TP_JSON_TARGET] = "target",
+  [TP_JSON_OBSERVE] = "observe",
+  [TP_JSON_TENSORS] = "tensors",
+  [TP_JSON_GRADIENTS] = "gradients",
+  [TP_JSON_ARGUMENTS] = "arguments",
+  [TP_JSON_RESULTS] = "results",
+  [TP_JSON_DIAGNOSTICS] = "diagnostics",
+  [TP_JSON_CHECK] = "check",
+  [TP_JSON_EXPLAIN] = "explain",
+  [TP_JSON_ORIGINS] = "origins",
+  [TP_JSON_MEMORY] = "memory",
+  [TP_JSON_MEMORY_SVG] = "memory_svg",
+  [TP_JSON_MAP] = "map",
+  [TP_JSON_SPEC_NODES] = "spec_nodes",
+  [TP_JSON_GRADIENT_NODES] = "gradient_nodes",
+  [TP_JSON_SOURCES] = "sources",
+  [TP_JSON_PICTURE] = "picture",
+  [TP_JSON_NODES] = "nodes",
+  [TP_JSON_STEPS] = "steps",
+  [TP_JSON_TARGET_NODE] = "target_node",
+  [TP_JSON_DISPLAY_NAMES] = "display_names",
+  [TP_JSON_MEMORY_CHART] = "memory_chart",
+  [TP_JSON_TRAIN_SETTINGS] = "train_settings",
+  [TP_JSON_DEFAULTS] = "defaults",
+};
+
+const char *
+tp_json_member_name (TpJsonMember member)
+{
+  return (unsigned) member < TP_N_JSON_MEMBERS ? member_names[member] : NULL;
+}
+
+bool
+tp_json_member_from_name (const char *name, size_t length,
+                          TpJsonMember *member)
+{
+  for (int m = 0; m < TP_N_JSON_MEMBERS; m++)
+    if (strlen (member_names[m]) == length
+        && memcmp (member_names[m], name, length) == 0)
+      {
+        *member = (TpJsonMember) m;
+        return true;
+      }
+  return false;
+}
+
+/* The object being written: which members, whether one is written yet,
+ * and the output budget the tensors share. */
+typedef struct
+{
+  TpSession *s;
+  TpBuf *out;
+  uint64_t members;
+  bool any;
+  uint64_t budget;
+  bool spending;        /* a budgeted member is chosen: the ones before it
+                           spend the budget even when not written */
+} TpJsonWriter;
+
+/* The members that share the output budget, in the order they spend it. */
+#define BUDGETED (TP_JSON_MEMBER (TP_JSON_TENSORS) \
+                  | TP_JSON_MEMBER (TP_JSON_GRADIENTS) \
+                  | TP_JSON_MEMBER (TP_JSON_ARGUMENTS) \
+                  | TP_JSON_MEMBER (TP_JSON_RESULTS) \
+                  | TP_JSON_MEMBER (TP_JSON_NODES))
+
+/* Whether member m is written; if so, writes its key. */
+static bool
+member (TpJsonWriter *w, TpJsonMember m)
+{
+  if (!(w->members & TP_JSON_MEMBER (m)))
+    return false;
+  tp_json_key (w->out, member_names[m], !w->any);
+  w->any = true;
+  return true;
+}
+
+/* Spends the budget a tensor of shape spends when it is written. */
+static void
+spend (uint64_t *budget, const TpShape *shape)
+{
+  uint64_t volume = tp_shape_volume (shape);
+
+  if (volume <= *budget)
+    *budget -= volume;
+}
+
+static size_t
+put_u32 (char *p, uint32_t value)
+{
+  char tmp[10];
+  size_t n = 0;
+
+  do
+    {
+      tmp[n++] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  for (size_t k = 0; k < n; k++)
+    p[k] = tmp[n - 1 - k];
+  return n;
+}
+
+static size_t
+put_node_or_null (char *p, uint32_t node)
+{
+  if (node != TP_MAP_NO_NODE)
+    return put_u32 (p, node);
+  memcpy (p, "null", 4);
+  return 4;
+}
+
+static size_t
+put_str (char *p, const char *text)
+{
+  size_t n = strlen (text);
+
+  memcpy (p, text, n);
+  return n;
+}
+
+/* The "map" member: per text reading its lines and refs. */
+static void
+json_map_member (const TpSession *s, TpBuf *out)
+{
+  tp_buf_putc (out, '{');
+  for (int r = 0; r < TP_MAP_READINGS; r++)
+    {
+      const TpMap *m = s->status == TP_STATUS_OK ? &s->maps[r] : NULL;
+      uint32_t n_lines = m != NULL ? m->n_lines : 0;
+      uint32_t n_refs = m != NULL ? m->n_refs : 0;
+
+      tp_json_key (out, tp_reading_name ((TpReading) r), r == 0);
+      /* Each entry is formatted on the stack and appended once: a big
+       * program's map has hundreds of thousands. */
+      tp_buf_puts (out, "{\"lines\":[");
+      for (uint32_t k = 0; k < n_lines; k++)
+        {
+          char tmp[64];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          n += put_str (tmp + n, "{\"node\":");
+          n += put_node_or_null (tmp + n, m->lines[k].node);
+          n += put_str (tmp + n, ",\"role\":\"");
+          n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
+          n += put_str (tmp + n, "\"}");
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "],\"refs\":[");
+      for (uint32_t k = 0; k < n_refs; k++)
+        {
+          const TpMapRefRec *f = &m->refs[k];
+          char tmp[80];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          tmp[n++] = '[';
+          n += put_u32 (tmp + n, f->line);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->start);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->end);
+          tmp[n++] = ',';
+          tmp[n++] = '"';
+          n += put_str (tmp + n, tp_session_token_names[f->klass]);
+          tmp[n++] = '"';
+          tmp[n++] = ',';
+          n += put_node_or_null (tmp + n, f->node);
+          tmp[n++] = ']';
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "]}");
+    }
+  tp_buf_putc (out, '}');
+}
+
+static void
+json_key_node (TpBuf *out, const char *key, uint32_t node)
+{
+  tp_json_key (out, key, false);
+  if (node == TP_MAP_NO_NODE)
+    tp_buf_puts (out, "null");
+  else
+    tp_buf_u64 (out, node);
+}
+
+/* "origins": per explained node, why it was recorded (tp_session_origin). */
+static void
+json_origins (const TpSession *s, TpBuf *out)
+{
+  static const char *const roles[] = {
+    [TP_ORIGIN_FORWARD] = "forward", [TP_ORIGIN_SEED] = "seed",
+    [TP_ORIGIN_RULE] = "rule", [TP_ORIGIN_ZERO] = "zero",
+    [TP_ORIGIN_SHARE] = "share", [TP_ORIGIN_UNREACHED] = "unreached",
+    [TP_ORIGIN_APPENDED] = "appended",
+  };
+  TpOrigin o;
+
+  tp_buf_putc (out, '[');
+  for (uint32_t i = 0; i < s->n_explained && tp_session_origin (s, i, &o);
+       i++)
+    {
+      if (i > 0)
+        tp_buf_putc (out, ',');
+      tp_buf_putc (out, '{');
+      tp_json_key (out, "role", true);
+      tp_json_string (out, roles[o.role], strlen (roles[o.role]));
+      json_key_node (out, "of", o.of);
+      json_key_node (out, "from", o.from);
+      json_key_node (out, "share", o.share);
+      json_key_node (out, "sum", o.sum);
+      tp_json_key (out, "count", false);
+      tp_buf_u64 (out, o.count);
+      tp_buf_putc (out, '}');
+    }
+  tp_buf_putc (out, ']');
+}
+
+static void
+json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
+                 uint64_t *budget)
+{
+  if (!first)
+    tp_buf_putc (out, ',');
+  tp_buf_puts (out, "{\"node\":");
+  tp_buf_u64 (out, node);
+  tp_buf_puts (out, ",\"value\":");
+  tp_json_tensor (out, s->values[node], &s->prog.tape.shape[node], budget);
+  tp_buf_putc (out, '}');
+}
+
+typedef struct
+{
+  const char *name;
+  uint32_t stmt;
+} NamedStmt;
+
+static int
+compare_named (const void *a, const void *b)
+{
+  const NamedStmt *x = a, *y = b;
+  int c = strcmp (x->name, y->name);
+
+  if (c != 0)
+    return c;
+  return x->stmt < y->stmt ? -1 : x->stmt > y->stmt;
+}
+
+/* Per statement, 1 when it is the first to assign its name: statements
+ * sorted by name, then by position, start each run with the first, so
+ * this takes n log n where a scan of the earlier statements took n^2.
+ * NULL when memory runs out; the caller frees it. */
+static uint8_t *
+first_assignments (const TpProgram *p)
+{
+  uint32_t n = p->n_stmts;
+  NamedStmt *sorted = tp_malloc ((n + 1) * sizeof *sorted);
+  uint8_t *first = tp_malloc (n + 1);
+
+  if (sorted == NULL || first == NULL)
+    {
+      tp_free (sorted);
+      tp_free (first);
+      return NULL;
+    }
+  for (uint32_t k = 0; k < n; k++)
+    {
+      sorted[k].name = p->stmts[k].name;
+      sorted[k].stmt = k;
+    }
+  qsort (sorted, n, sizeof *sorted, compare_named);
+  for (uint32_t k = 0; k < n; k++)
+    first[sorted[k].stmt] = k == 0
+                            || strcmp (sorted[k - 1].name, sorted[k].name) != 0;
+  tp_free (sorted);
+  return first;
+}
+
+
+static void
+json_names (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  TpBuf *out = w->out;
+
+  tp_buf_putc (out, '[');
+  for (size_t k = 0; k < s->n_names; k++)
+    {
+      const TpName *nm = &s->names[k];
+      if (k > 0)
+        tp_buf_putc (out, ',');
+      tp_buf_puts (out, "{\"name\":");
+      tp_json_string (out, nm->name, strlen (nm->name));
+      tp_buf_puts (out, ",\"node\":");
+      tp_buf_u64 (out, nm->node);
+      tp_buf_puts (out, ",\"shape\":");
+      tp_json_dims (out, &s->prog.tape.shape[nm->node]);
+      tp_buf_puts (out, nm->scalar ? ",\"scalar\":true" : ",\"scalar\":false");
+      tp_buf_puts (out, nm->parameter ? ",\"parameter\":true}"
+                                      : ",\"parameter\":false}");
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* "tensors": per name, in order of first assignment, its last value. */
+static void
+json_tensors (TpJsonWriter *w, bool write)
+{
+  TpSession *s = w->s;
+  uint8_t *first_use = NULL;
+  bool first = true;
+
+  if (!write && !w->spending)
+    return;
+  if (write)
+    tp_buf_putc (w->out, '{');
+  if (s->status == TP_STATUS_OK && tp_session_need (s, TP_STAGE_RUN)
+      && (first_use = first_assignments (&s->prog)) == NULL)
+    w->out->failed = true;
+  for (uint32_t k = 0; first_use != NULL && k < s->prog.n_stmts; k++)
+    {
+      const char *name = s->prog.stmts[k].name;
+      TpNode node = tp_program_lookup (&s->prog, name, strlen (name));
+      if (!first_use[k])
+        continue;
+      if (!write)
+        {
+          spend (&w->budget, &s->prog.tape.shape[node]);
+          continue;
+        }
+      tp_json_key (w->out, name, first);
+      first = false;
+      tp_json_tensor (w->out, s->values[node], &s->prog.tape.shape[node],
+                      &w->budget);
+    }
+  if (write)
+    tp_buf_putc (w->out, '}');
+  tp_free (first_use);
+}
+
+/* "gradients": per parameter display name, its gradient (only when there
+ * is a derivative: then the member is there at all). */
+static void
+json_gradients (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  bool write;
+
+  if (s->status != TP_STATUS_OK || !s->differentiated
+      || (!(w->members & TP_JSON_MEMBER (TP_JSON_GRADIENTS)) && !w->spending)
+      || !tp_session_need (s, TP_STAGE_RUN))
+    return;
+  write = member (w, TP_JSON_GRADIENTS);
+  if (write)
+    tp_buf_putc (w->out, '{');
+  for (uint32_t k = 0; k < s->n_wrt; k++)
+    {
+      TpNode g = s->grads[k];
+      if (!write)
+        {
+          spend (&w->budget, &s->prog.tape.shape[g]);
+          continue;
+        }
+      tp_json_key (w->out, s->gradients[k].name, k == 0);
+      tp_json_tensor (w->out, s->values[g], &s->prog.tape.shape[g],
+                      &w->budget);
+    }
+  if (write)
+    tp_buf_putc (w->out, '}');
+}
+
+/* "arguments" or "results": nodes with the interpreter's values. */
+static void
+json_node_values (TpJsonWriter *w, TpJsonMember m, const TpNode *nodes,
+                  uint32_t n)
+{
+  TpSession *s = w->s;
+  bool write = member (w, m);
+
+  if (!write && !w->spending)
+    return;
+  if (write)
+    tp_buf_putc (w->out, '[');
+  for (uint32_t k = 0; k < n; k++)
+    if (write)
+      json_node_value (s, nodes[k], k == 0, w->out, &w->budget);
+    else
+      spend (&w->budget, &s->prog.tape.shape[nodes[k]]);
+  if (write)
+    tp_buf_putc (w->out, ']');
+}
+
+static void
+json_diagnostics (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  TpBuf *out = w->out;
+
+  tp_buf_putc (out, '[');
+  if (s->n_diags > 0)
+    {
+      tp_buf_puts (out, "{\"line\":");
+      tp_buf_u64 (out, s->diag.line);
+      tp_buf_puts (out, ",\"column\":");
+      tp_buf_u64 (out, s->diag.column);
+      tp_buf_puts (out, ",\"message\":");
+      tp_json_string (out, s->diag.message, strlen (s->diag.message));
+      tp_buf_putc (out, '}');
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* The explain reading's lines, a string each. */
+static void
+json_explain (TpJsonWriter *w)
+{
+  const char *text = tp_session_reading (w->s, TP_READING_EXPLAIN);
+  size_t from = 0;
+
+  tp_buf_putc (w->out, '[');
+  for (size_t k = 0; text[k] != '\0'; k++)
+    if (text[k] == '\n')
+      {
+        if (from > 0)
+          tp_buf_putc (w->out, ',');
+        tp_json_string (w->out, text + from, k - from);
+        from = k + 1;
+      }
+  tp_buf_putc (w->out, ']');
+}
+
+static void
+json_gradient_nodes (TpJsonWriter *w)
+{
+  size_t n_grads;
+  const TpGradient *grads = tp_session_gradients (w->s, &n_grads);
+
+  tp_buf_putc (w->out, '{');
+  for (size_t k = 0; k < n_grads; k++)
+    {
+      tp_json_key (w->out, grads[k].name, k == 0);
+      tp_buf_u64 (w->out, grads[k].gradient);
+    }
+  tp_buf_putc (w->out, '}');
+}
+
+static void
+json_sources (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  TpBuf *out = w->out;
+  uint32_t n = s->status == TP_STATUS_OK ? s->prog.tape.len : 0;
+
+  tp_buf_putc (out, '[');
+  for (uint32_t i = 0; i < n; i++)
+    {
+      TpSourceSpan span;
+      if (i > 0)
+        tp_buf_putc (out, ',');
+      if (!tp_session_source (s, i, &span))
+        {
+          tp_buf_puts (out, "null");
+          continue;
+        }
+      tp_buf_putc (out, '[');
+      tp_buf_u64 (out, span.line);
+      tp_buf_putc (out, ',');
+      tp_buf_u64 (out, span.first);
+      tp_buf_putc (out, ',');
+      tp_buf_u64 (out, span.last);
+      tp_buf_putc (out, ']');
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* "nodes": every node's op and value, named or not, gradient included,
+ * from what is left of the budget.  The op lets a front end name a node
+ * ("node 10 Add") without reading any text. */
+static void
+json_nodes (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  TpBuf *out = w->out;
+  bool ok = s->status == TP_STATUS_OK && tp_session_need (s, TP_STAGE_RUN);
+
+  tp_buf_putc (out, '[');
+  for (TpNode i = 0; ok && i < s->prog.tape.len; i++)
+    {
+      const char *op = tp_op_info[s->prog.tape.op[i]].name;
+      if (i > 0)
+        tp_buf_putc (out, ',');
+      tp_buf_puts (out, "{\"node\":");
+      tp_buf_u64 (out, i);
+      tp_buf_puts (out, ",\"op\":");
+      tp_json_string (out, op, strlen (op));
+      tp_buf_putc (out, ',');
+      tp_json_tensor_fields (out, s->values[i], &s->prog.tape.shape[i],
+                             &w->budget);
+      tp_buf_putc (out, '}');
+    }
+  tp_buf_putc (out, ']');
+}
+
+/* "steps": per step of the schedule its node, half and sentence. */
+static void
+json_steps (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  size_t n = tp_session_n_steps (s);
+
+  tp_buf_putc (w->out, '[');
+  for (size_t k = 0; k < n; k++)
+    {
+      TpStep step;
+      if (!tp_session_step (s, k, &step))
+        break;
+      if (k > 0)
+        tp_buf_putc (w->out, ',');
+      tp_buf_puts (w->out, "{\"node\":");
+      tp_buf_u64 (w->out, step.node);
+      tp_buf_puts (w->out, step.gradient ? ",\"phase\":\"gradient\""
+                                         : ",\"phase\":\"forward\"");
+      tp_buf_puts (w->out, ",\"text\":");
+      /* the first TP_STEP_TEXTS sentences; a later one is asked for */
+      if (k < s->n_step_texts)
+        tp_json_string (w->out, s->step_text + s->step_at[k],
+                        s->step_at[k + 1] - s->step_at[k]);
+      else
+        tp_buf_puts (w->out, "null");
+      tp_buf_putc (w->out, '}');
+    }
+  tp_buf_putc (w->out, ']');
+}
+
+static void
+json_display_names (TpJsonWriter *w)
+{
+  TpSession *s = w->s;
+  uint32_t n = tp_session_n_nodes (s);
+
+  tp_buf_putc (w->out, '[');
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const char *name = tp_session_display_name (s, i);
+      if (i > 0)
+        tp_buf_putc (w->out, ',');
+      if (name == NULL)
+        tp_buf_puts (w->out, "null");
+      else
+        tp_json_string (w->out, name, strlen (name));
+    }
+  tp_buf_putc (w->out, ']');
+}
+
+static void
+json_train_settings (TpJsonWriter *w)
+{
+  TpTrainSettings t;
+
+  if (!tp_session_train_settings (w->s, &t))
+    {
+      tp_buf_puts (w->out, "null");
+      return;
+    }
+  tp_buf_puts (w->out, "{\"steps\":");
+  tp_buf_u64 (w->out, t.steps);
+  tp_buf_puts (w->out, ",\"learning_rate\":");
+  tp_json_string (w->out, t.learning_rate, t.learning_rate_length);
+  tp_buf_puts (w->out, t.from_program ? ",\"from_program\":true"
+                                      : ",\"from_program\":false");
+  tp_buf_puts (w->out, ",\"line\":");
+  tp_buf_u64 (w->out, t.line);
+  tp_buf_putc (w->out, '}');
+}
+
+static void
+json_defaults (TpJsonWriter *w)
+{
+  const TpDefaults *d = tp_defaults ();
+  static const struct
+  {
+    const char *key;
+    size_t at;
+  } numbers[] = {
+    { "debounce_ms", offsetof (TpDefaults, debounce_ms) },
+    { "fold_limit", offsetof (TpDefaults, fold_limit) },
+    { "fold_head", offsetof (TpDefaults, fold_head) },
+    { "fold_tail", offsetof (TpDefaults, fold_tail) },
+    { "play_interval_ms", offsetof (TpDefaults, play_interval_ms) },
+    { "readable_label_px", offsetof (TpDefaults, readable_label_px) },
+    { "train_steps", offsetof (TpDefaults, train_steps) },
+  };
+
+  tp_buf_putc (w->out, '{');
+  for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
+    {
+      uint32_t v;
+      memcpy (&v, (const char *) d + numbers[k].at, sizeof v);
+      tp_json_key (w->out, numbers[k].key, k == 0);
+      tp_buf_u64 (w->out, v);
+    }
+  tp_json_key (w->out, "train_rate", false);
+  tp_json_string (w->out, d->train_rate, strlen (d->train_rate));
+  tp_buf_putc (w->out, '}');
+}
+
+/* Makes every stage the chosen members stand on, so that writing them
+ * finds each computed (a member of a refused program is written empty). */
+static void
+prepare (TpSession *s, uint64_t members)
+{
+  static const struct
+  {
+    TpJsonMember member;
+    TpStage stage;
+  } needs[] = {
+    { TP_JSON_TENSORS, TP_STAGE_RUN }, { TP_JSON_GRADIENTS, TP_STAGE_RUN },
+    { TP_JSON_ARGUMENTS, TP_STAGE_RUN }, { TP_JSON_ARGUMENTS, TP_STAGE_LOWER },
+    { TP_JSON_RESULTS, TP_STAGE_RUN }, { TP_JSON_RESULTS, TP_STAGE_LOWER },
+    { TP_JSON_NODES, TP_STAGE_RUN }, { TP_JSON_CHECK, TP_STAGE_CHECK },
+    { TP_JSON_EXPLAIN, TP_STAGE_EXPLAIN }, { TP_JSON_ORIGINS, TP_STAGE_EXPLAIN },
+    { TP_JSON_MEMORY, TP_STAGE_MEMORY }, { TP_JSON_MEMORY_SVG, TP_STAGE_MEMORY_SVG },
+    { TP_JSON_MAP, TP_STAGE_SPEC }, { TP_JSON_MAP, TP_STAGE_DERIVATIVE },
+    { TP_JSON_MAP, TP_STAGE_PLAN }, { TP_JSON_MAP, TP_STAGE_STABLEHLO },
+    { TP_JSON_MAP, TP_STAGE_VALUES }, { TP_JSON_PICTURE, TP_STAGE_DOT },
+    { TP_JSON_STEPS, TP_STAGE_STEPS }, { TP_JSON_MEMORY_CHART, TP_STAGE_MEMORY_CHART },
+  };
+  uint64_t budgeted = BUDGETED;
+
+  /* A budgeted member spends what the ones before it would have: the
+   * shapes they stand on are needed even when they are not written. */
+  for (int m = TP_JSON_NODES; m >= 0; m--)
+    if ((members & TP_JSON_MEMBER (m)) && (budgeted & TP_JSON_MEMBER (m)))
+      {
+        members |= budgeted & (TP_JSON_MEMBER (m + 1) - 1);
+        break;
+      }
+  for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
+    if (members & TP_JSON_MEMBER (needs[k].member))
+      tp_session_need (s, needs[k].stage);
+  for (int r = 0; r < TP_N_READINGS; r++)
+    if (r <= TP_READING_SUMMARY && (members & TP_JSON_MEMBER (TP_JSON_SPEC + r)))
+      tp_session_reading (s, (TpReading) r);
+}
+
+/* The session's JSON: the chosen members, and the train object when
+ * train is not NULL. */
+static char *
+session_json (TpSession *s, uint64_t members, const TpTrain *train)
+{
+  TpBuf out;
+  TpJsonWriter w = { s, &out, members, false, TP_VALUES_BUDGET,
+                     (members & BUDGETED) != 0 };
+  TpStatus before = s->status;
+  bool ok;
+
+  prepare (s, members);
+  ok = s->status == TP_STATUS_OK;
+  tp_buf_init (&out);
+  tp_buf_putc (&out, '{');
+  if (member (&w, TP_JSON_NAMES))
+    json_names (&w);
+  for (int r = 0; r <= TP_READING_SUMMARY; r++)
+    if (member (&w, (TpJsonMember) (TP_JSON_SPEC + r)))
+      {
+        const char *text = tp_session_reading (s, (TpReading) r);
+        tp_json_string (&out, text, strlen (text));
+      }
+  if (member (&w, TP_JSON_TARGET))
+    {
+      if (ok)
+        tp_json_string (&out, s->target_name, strlen (s->target_name));
+      else
+        tp_buf_puts (&out, "null");
+    }
+  if (member (&w, TP_JSON_OBSERVE))
+    {
+      tp_buf_putc (&out, '[');
+      for (uint32_t k = 0; ok && k < s->n_observe; k++)
+        {
+          if (k > 0)
+            tp_buf_putc (&out, ',');
+          tp_json_string (&out, s->observe_names[k],
+                          strlen (s->observe_names[k]));
+        }
+      tp_buf_putc (&out, ']');
+    }
+  json_tensors (&w, member (&w, TP_JSON_TENSORS));
+  json_gradients (&w);
+  /* The StableHLO module's arguments and results with the interpreter's
+   * values, so a compiler can be checked against them. */
+  ok = ok && s->status == TP_STATUS_OK;
+  json_node_values (&w, TP_JSON_ARGUMENTS, s->args, ok ? s->n_args : 0);
+  json_node_values (&w, TP_JSON_RESULTS, s->plan.results,
+                    ok ? s->plan.n_results : 0);
+  if (member (&w, TP_JSON_DIAGNOSTICS))
+    json_diagnostics (&w);
+  if (member (&w, TP_JSON_CHECK))
+    {
+      bool checked = tp_session_need (s, TP_STAGE_CHECK);
+      tp_check_json (checked ? &s->check : NULL, &s->prog.tape,
+                     (const char *const *) s->param_names, &s->verdict,
+                     tp_session_reading (s, TP_READING_CHECK), &out);
+    }
+  if (member (&w, TP_JSON_EXPLAIN))
+    json_explain (&w);
+  if (member (&w, TP_JSON_ORIGINS))
+    json_origins (s, &out);
+  if (member (&w, TP_JSON_MEMORY))
+    tp_memory_json (tp_session_need (s, TP_STAGE_MEMORY) ? &s->memory : NULL,
+                    &out);
+  if (member (&w, TP_JSON_MEMORY_SVG))
+    {
+      const char *svg = tp_session_memory_svg (s);
+      tp_json_string (&out, svg, strlen (svg));
+    }
+  if (member (&w, TP_JSON_MAP))
+    json_map_member (s, &out);
+  if (member (&w, TP_JSON_SPEC_NODES))
+    tp_buf_u64 (&out, tp_session_spec_nodes (s));
+  if (member (&w, TP_JSON_GRADIENT_NODES))
+    json_gradient_nodes (&w);
+  if (member (&w, TP_JSON_SOURCES))
+    json_sources (&w);
+  if (member (&w, TP_JSON_PICTURE))
+    tp_buf_puts (&out, tp_session_picture_reduced (s) ? "{\"reduced\":true}"
+                                                      : "{\"reduced\":false}");
+  if (member (&w, TP_JSON_NODES))
+    json_nodes (&w);
+  if (member (&w, TP_JSON_STEPS))
+    json_steps (&w);
+  if (member (&w, TP_JSON_TARGET_NODE))
+    {
+      if (ok)
+        tp_buf_u64 (&out, s->target);
+      else
+        tp_buf_puts (&out, "null");
+    }
+  if (member (&w, TP_JSON_DISPLAY_NAMES))
+    json_display_names (&w);
+  if (member (&w, TP_JSON_MEMORY_CHART))
+    {
+      TpChart chart;
+      if (tp_session_memory_chart (s, &chart))
+        tp_chart_json (&chart, &out);
+      else
+        tp_buf_puts (&out, "null");
+    }
+  if (member (&w, TP_JSON_TRAIN_SETTINGS))
+    json_train_settings (&w);
+  if (member (&w, TP_JSON_DEFAULTS))
+    json_defaults (&w);
+  if (train != NULL)
+    {
+      char *object = tp_train_to_json (train);
+
+      tp_json_key (&out, "train", !w.any);
+      if (object == NULL)
+        out.failed = true;
+      else
+        tp_buf_puts (&out, object);
+      tp_free (object);
+    }
+  tp_buf_puts (&out, "}\n");
+  /* A stage that ran out of memory on the way leaves a JSON that would
+   * lie: none is better. */
+  if (out.failed || s->status != before)
+    {
+      tp_buf_clear (&out);
+      return NULL;
+    }
+  return tp_buf_steal (&out);
+}
+
+char *
+tp_session_to_json_members (const TpSession *cs, uint64_t members)
+{
+  TpSession *s = (TpSession *) cs;
+  char *json;
+  TP_SESSION_ENTER (s);
+
+  json = session_json (s, members & TP_JSON_ALL, NULL);
+  TP_SESSION_LEAVE ();
+  return json;
+}
+
+char *
+tp_session_to_json (const TpSession *s)
+{
+  return tp_session_to_json_members (s, TP_JSON_ALL);
+}
+
+char *
+tp_session_to_json_without_map (const TpSession *s)
+{
+  return tp_session_to_json_members (s, TP_JSON_ALL
+                                        & ~TP_JSON_MEMBER (TP_JSON_MAP));
+}
+
+char *
+tp_session_to_json_with_train (const TpSession *cs, const TpTrain *train)
+{
+  TpSession *s = (TpSession *) cs;
+  char *json;
+  TP_SESSION_ENTER (s);
+
+  json = session_json (s, TP_JSON_ALL, train);
+  TP_SESSION_LEAVE ();
+  return json;
+}
