@@ -1,8 +1,9 @@
 /* tp-explain.c: one sentence per node (tp-explain.h).
  *
- * Forward nodes say what they compute, with shapes.  For the nodes
- * differentiate appended, the sentence needs to know which forward node's
- * backward rule recorded each one: differentiate's walk is replayed here
+ * Forward nodes say what they compute, with shapes, in their op's formula
+ * (engine/tp-ops.def).  For the nodes differentiate appended, the
+ * sentence needs to know which forward node's backward rule recorded
+ * each one: differentiate's walk is replayed here
  * (the seed, then for each ancestor of the loss from the loss down its
  * rule's nodes, then per operand a zero Leaf the first time and an Add),
  * and each step is checked against the tape (a Leaf where a zero start
@@ -290,162 +291,83 @@ put_grad_of (const TpExplainInput *in, TpBuf *out, TpNode i)
   put_name (in, out, i);
 }
 
-/* What forward node i computes, without its index and op. */
+/* A source: its name and shape, its value when every element is the
+ * same, and what kind of value it is. */
+static void
+put_source (const TpExplainInput *in, TpBuf *out, TpNode i)
+{
+  const TpTape *t = in->plan->tape;
+  TpOp op = (TpOp) t->op[i];
+  uint64_t volume = tp_shape_volume (&t->shape[i]);
+  const float *v = t->payload[i];
+  bool same = volume > 0 && v != NULL;
+
+  if (in->names[i] != NULL)
+    {
+      tp_buf_puts (out, in->names[i]);
+      tp_buf_putc (out, ' ');
+    }
+  tp_buf_shape (out, &t->shape[i]);
+  for (uint64_t e = 1; same && e < volume; e++)
+    same = v[e] == v[0] || (v[e] != v[e] && v[0] != v[0]);
+  if (same)
+    {
+      tp_buf_puts (out, volume == 1 ? " = " : " filled with ");
+      tp_buf_f32 (out, v[0]);
+    }
+  tp_buf_puts (out, op == TP_OP_PARAMETER
+                    ? ", a trainable value: the derivative is taken "
+                      "with respect to it"
+                    : op == TP_OP_INPUT ? ", a value fed in"
+                    : ", a constant");
+}
+
+/* What forward node i computes, without its index and op: its op's
+ * formula with the operands and their shapes ("-%a" with the operand
+ * bracketed: "-(x [2])"), then the result's shape. */
 static void
 put_forward (const TpExplainInput *in, TpBuf *out, TpNode i)
 {
   const TpTape *t = in->plan->tape;
-  TpOp op = (TpOp) t->op[i];
-  TpNode a = t->arg[i][0], b = t->arg[i][1];
   const TpAttr *attr = &t->attr[i];
-  const char *infix = NULL, *fn = NULL;
+  const char *f = tp_op_info[t->op[i]].formula;
 
-  switch (op)
+  if (f == NULL)
     {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      if (in->names[i] != NULL)
-        {
-          tp_buf_puts (out, in->names[i]);
-          tp_buf_putc (out, ' ');
-        }
-      tp_buf_shape (out, &t->shape[i]);
-      {
-        /* every element the same: say which */
-        uint64_t volume = tp_shape_volume (&t->shape[i]);
-        const float *v = t->payload[i];
-        bool same = volume > 0 && v != NULL;
-        for (uint64_t e = 1; same && e < volume; e++)
-          same = v[e] == v[0] || (v[e] != v[e] && v[0] != v[0]);
-        if (same)
-          {
-            tp_buf_puts (out, volume == 1 ? " = " : " filled with ");
-            tp_buf_f32 (out, v[0]);
-          }
-      }
-      tp_buf_puts (out, op == TP_OP_PARAMETER
-                        ? ", a trainable value: the derivative is taken "
-                          "with respect to it"
-                        : op == TP_OP_INPUT ? ", a value fed in"
-                        : ", a constant");
+      put_source (in, out, i);
       return;
-    case TP_OP_ADD:
-      infix = " + ";
-      break;
-    case TP_OP_SUB:
-      infix = " - ";
-      break;
-    case TP_OP_MUL:
-      infix = " * ";
-      break;
-    case TP_OP_DIV:
-      infix = " / ";
-      break;
-    case TP_OP_MATMUL:
-      infix = " @ ";
-      break;
-    case TP_OP_MAXIMUM:
-      fn = "maximum";
-      break;
-    case TP_OP_STEP:
-      fn = "step";
-      break;
-    case TP_OP_NEG:
-      fn = "-";
-      break;
-    case TP_OP_EXP:
-      fn = "exp";
-      break;
-    case TP_OP_LN:
-      fn = "ln";
-      break;
-    case TP_OP_SQRT:
-      fn = "sqrt";
-      break;
-    case TP_OP_TANH:
-      fn = "tanh";
-      break;
-    case TP_OP_SIN:
-      fn = "sin";
-      break;
-    case TP_OP_COS:
-      fn = "cos";
-      break;
-    case TP_OP_SUM:
-      fn = "sum";
-      break;
-    case TP_OP_RESHAPE:
-      fn = "reshape";
-      break;
-    case TP_OP_BROADCAST:
-      fn = "broadcast";
-      break;
-    case TP_OP_PERMUTE:
-      fn = "permute";
-      break;
-    case TP_OP_SUM_ALONG:
-      fn = "sum_along";
-      break;
-    case TP_OP_BROADCAST_ALONG:
-      fn = "broadcast_along";
-      break;
-    case TP_OP_LOG_SOFTMAX:
-      fn = "log_softmax";
-      break;
-    case TP_OP_LOG_SUM_EXP:
-      fn = "logsumexp";
-      break;
     }
-  if (infix != NULL)
+  for (size_t k = 0; f[k] != '\0'; k++)
     {
-      put_operand (in, out, a);
-      tp_buf_puts (out, infix);
-      put_operand (in, out, b);
-    }
-  else if (fn != NULL)
-    {
-      tp_buf_puts (out, fn);
-      tp_buf_putc (out, '(');
-      put_operand (in, out, a);
-      if (tp_op_info[op].arity == 2)
+      char c = f[k] == '%' ? f[k + 1] : '\0';
+
+      if (c == 'a' || c == 'b')
         {
-          tp_buf_puts (out, ", ");
-          put_operand (in, out, b);
+          bool bracket = k > 0 && f[k - 1] != ' ' && f[k - 1] != '(';
+          if (bracket)
+            tp_buf_putc (out, '(');
+          put_operand (in, out, t->arg[i][c - 'a']);
+          if (bracket)
+            tp_buf_putc (out, ')');
         }
-      switch ((TpAttrKind) tp_op_info[op].attr)
+      else if (c == 'x' || c == 'n')
+        tp_buf_u64 (out, c == 'x' ? attr->axis : attr->extent);
+      else if (c == 'o')
         {
-        case TP_ATTR_AXIS:
-          tp_buf_puts (out, ", axis ");
-          tp_buf_u64 (out, attr->axis);
-          break;
-        case TP_ATTR_AXIS_EXTENT:
-          tp_buf_puts (out, ", axis ");
-          tp_buf_u64 (out, attr->axis);
-          tp_buf_puts (out, ", ");
-          tp_buf_u64 (out, attr->extent);
-          tp_buf_puts (out, " times");
-          break;
-        case TP_ATTR_ORDER:
-          tp_buf_puts (out, ", order ");
-          {
-            uint32_t order[TP_MAX_RANK];
-            for (uint32_t d = 0; d < t->shape[i].rank; d++)
-              order[d] = attr->order[d];
-            tp_buf_dims (out, order, t->shape[i].rank);
-          }
-          break;
-        case TP_ATTR_SHAPE:
-        case TP_ATTR_NONE:
-          break;
+          uint32_t order[TP_MAX_RANK];
+          for (uint32_t d = 0; d < t->shape[i].rank; d++)
+            order[d] = attr->order[d];
+          tp_buf_dims (out, order, t->shape[i].rank);
         }
-      tp_buf_putc (out, ')');
+      else
+        {
+          tp_buf_putc (out, f[k]);
+          continue;
+        }
+      k++;
     }
-  if (infix != NULL || fn != NULL)
-    {
-      tp_buf_puts (out, " gives ");
-      tp_buf_shape (out, &t->shape[i]);
-    }
+  tp_buf_puts (out, " gives ");
+  tp_buf_shape (out, &t->shape[i]);
   if (in->names[i] != NULL)
     {
       tp_buf_puts (out, ", named ");

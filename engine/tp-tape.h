@@ -70,11 +70,14 @@ typedef struct
   const char *name;      /* as describe prints it: "MatMul" */
   uint8_t arity;         /* 0 for sources */
   uint8_t attr;          /* TpAttrKind */
-  const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL */
+  const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL
+                            for an op with a writer of its own */
   bool sides;            /* the picture says which operand is which */
   uint8_t work;          /* TpWork */
   const char *written;   /* keyword or operator in the language, or NULL */
   uint8_t form;          /* TpForm */
+  const char *formula;   /* a sentence's form of it: "%a + %b", "exp(%a)";
+                            NULL for a source (tp-ops.def says more) */
 } TpOpInfo;
 
 /* A function of the language that records other ops (relu, softmax). */
