@@ -23,7 +23,9 @@
  * - plan and StableHLO: an evaluated node has a StableHLO line of its
  *   own (an argument or a rank-0 Sum: a token that names it);
  * - DOT: the picture has its node, labelled with its index and op;
- * - explain: a forward node's sentence writes its op's formula;
+ * - explain: a forward node's sentence writes its op's formula, every
+ *   node differentiate appended has an origin of its own (the tape's
+ *   provenance), and a rule's node its phrase;
  * - the map: each mapped reading has one map line per text line, and
  *   the JSON has the map.
  * Finally every op of the table must have appeared on some tape, and
@@ -228,7 +230,8 @@ writes_formula (const char *text, TpOp op)
   return true;
 }
 
-/* The explain sentence of every forward node writes its formula. */
+/* The explain sentence of every node: a forward one writes its formula,
+ * an appended one says why differentiate recorded it. */
 static void
 check_explain (const TpSession *s, const char *program, uint32_t n_nodes)
 {
@@ -261,7 +264,14 @@ check_explain (const TpSession *s, const char *program, uint32_t n_nodes)
                   || strstr (l.lines[n], " gives [") == NULL))
             g_error ("explain line %u does not write %s for:\n%s",
                      n, tp_op_info[op].formula, program);
+          continue;
         }
+      if (o.role == TP_ORIGIN_APPENDED || o.role == TP_ORIGIN_FORWARD)
+        g_error ("node %u has no origin: %s\nin:\n%s", n, l.lines[n],
+                 program);
+      if (o.role == TP_ORIGIN_RULE && strstr (l.lines[n], ": ;") != NULL)
+        g_error ("node %u of a rule has no phrase: %s\nin:\n%s", n,
+                 l.lines[n], program);
     }
   g_strfreev (l.lines);
 }
