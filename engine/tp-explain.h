@@ -29,10 +29,11 @@ typedef struct
   uint32_t n_wrt;
 } TpExplainInput;
 
-/* Which step of differentiate's walk recorded a node it appended. */
+/* Which step of differentiate's walk recorded a node it appended (as
+ * differentiate noted it: TpProvenance in tp-tape.h). */
 typedef enum
 {
-  TP_EXPLAIN_NONE,        /* a forward node, or the replay disagreed */
+  TP_EXPLAIN_NONE,        /* a forward node, or one with no account */
   TP_EXPLAIN_SEED,
   TP_EXPLAIN_RULE,        /* of forward node `of` */
   TP_EXPLAIN_ZERO,        /* the running sum of `of` starts at zero */
@@ -51,8 +52,7 @@ typedef struct
 
 /* Writes one line per node (line N is node N), each "N Op: sentence",
  * and sets *origins to the role of every node (tape length entries, from
- * the arena; all TP_EXPLAIN_NONE when the replay disagreed with the
- * tape).  False when memory runs out. */
+ * the arena).  False when memory runs out. */
 bool tp_explain_write (const TpExplainInput *in, TpArena *arena, TpBuf *out,
                        TpExplainOrigin **origins);
 

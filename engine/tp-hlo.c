@@ -456,7 +456,7 @@ put_typed_unary (const Emit *e, Ref r, const char *op, Ref a,
 }
 
 static void
-put_matmul (const Emit *e, TpNode i)
+put_matmul (Emit *e, TpNode i)
 {
   const TpTape *t = e->t;
   TpNode a = t->arg[i][0], b = t->arg[i][1];
@@ -493,7 +493,7 @@ put_matmul (const Emit *e, TpNode i)
 }
 
 static void
-put_permute (const Emit *e, TpNode i)
+put_permute (Emit *e, TpNode i)
 {
   const TpTape *t = e->t;
   TpNode a = t->arg[i][0];
@@ -520,7 +520,7 @@ put_permute (const Emit *e, TpNode i)
 
 /* Step(a, b) = a >= b ? 1 : 0, as compare, two constants and select. */
 static void
-put_step (const Emit *e, TpNode i)
+put_step (Emit *e, TpNode i)
 {
   const TpTape *t = e->t;
   const TpShape *shape = &t->shape[i];
@@ -602,89 +602,124 @@ put_log_ops (const Emit *e, TpNode i, bool softmax)
                 helper_ref (i, "normalizer"), &reduced);
 }
 
-/* The lines of one wanted, non-argument node. */
+/* The writers the rows name (engine/tp-ops.def, HLO): PLAIN is the
+ * one-line form with the row's spelling, OWN (x) is put_x. */
+
+/* "%r = stablehlo.OP %a : T" or "%r = stablehlo.OP %a, %b : T" */
 static void
-put_node (Emit *e, TpNode i)
+put_plain (Emit *e, TpNode i)
 {
   const TpTape *t = e->t;
-  TpOp op = (TpOp) t->op[i];
-  const TpShape *shape = &t->shape[i];
+  const TpOpInfo *info = &tp_op_info[t->op[i]];
+
+  if (info->arity == 2)
+    put_binary (e, node_ref (i), info->hlo, node_ref (t->arg[i][0]),
+                node_ref (t->arg[i][1]), &t->shape[i]);
+  else
+    put_unary (e, node_ref (i), info->hlo, node_ref (t->arg[i][0]),
+               &t->shape[i]);
+}
+
+static void
+put_leaf (Emit *e, TpNode i)
+{
+  put_constant (e, node_ref (i), e->t->payload[i], &e->t->shape[i]);
+}
+
+/* Parameters and inputs are the function's arguments: no line. */
+static void
+put_argument (Emit *e, TpNode i)
+{
+  (void) e;
+  (void) i;
+}
+
+/* A Sum of a rank-0 value writes no line and takes its operand's name. */
+static void
+put_sum (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
   TpNode a = t->arg[i][0];
 
-  switch (op)
-    {
-    case TP_OP_LEAF:
-      put_constant (e, node_ref (i), t->payload[i], shape);
-      break;
-    case TP_OP_ADD:
-    case TP_OP_SUB:
-    case TP_OP_MUL:
-    case TP_OP_DIV:
-    case TP_OP_MAXIMUM:
-      put_binary (e, node_ref (i), tp_op_info[op].hlo, node_ref (a),
-                  node_ref (t->arg[i][1]), shape);
-      break;
-    case TP_OP_NEG:
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-      put_unary (e, node_ref (i), tp_op_info[op].hlo, node_ref (a), shape);
-      break;
-    case TP_OP_STEP:
-      put_step (e, i);
-      break;
-    case TP_OP_MATMUL:
-      put_matmul (e, i);
-      break;
-    case TP_OP_SUM:
-      if (t->shape[a].rank == 0)
-        e->name[i] = e->name[a];
-      else
-        put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
-                    node_ref (a), &t->shape[a], UINT32_MAX, shape);
-      break;
-    case TP_OP_SUM_ALONG:
-      put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
-                  node_ref (a), &t->shape[a], t->attr[i].axis, shape);
-      break;
-    case TP_OP_BROADCAST:
-      {
-        Ref src = node_ref (a);
-        if (t->shape[a].rank > 0)
-          {
-            src = helper_ref (i, "scalar");
-            put_typed_unary (e, src, "reshape", node_ref (a), &t->shape[a],
-                             &scalar_shape);
-          }
-        put_broadcast_in_dim (e, node_ref (i), src, &scalar_shape, shape,
-                              UINT32_MAX);
-        break;
-      }
-    case TP_OP_BROADCAST_ALONG:
-      put_broadcast_in_dim (e, node_ref (i), node_ref (a), &t->shape[a],
-                            shape, t->attr[i].axis);
-      break;
-    case TP_OP_RESHAPE:
-      put_typed_unary (e, node_ref (i), "reshape", node_ref (a),
-                       &t->shape[a], shape);
-      break;
-    case TP_OP_PERMUTE:
-      put_permute (e, i);
-      break;
-    case TP_OP_LOG_SOFTMAX:
-      put_log_ops (e, i, true);
-      break;
-    case TP_OP_LOG_SUM_EXP:
-      put_log_ops (e, i, false);
-      break;
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      break;
-    }
+  if (t->shape[a].rank == 0)
+    e->name[i] = e->name[a];
+  else
+    put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
+                node_ref (a), &t->shape[a], UINT32_MAX, &t->shape[i]);
 }
+
+static void
+put_sum_along (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+
+  put_reduce (e, node_ref (i), helper_ref (i, "seed"), "0.0", "add",
+              node_ref (a), &t->shape[a], t->attr[i].axis, &t->shape[i]);
+}
+
+/* A rank-0 value reshaped to a scalar first when it is not one already
+ * (a rank-0 tensor is), then broadcast to every axis. */
+static void
+put_broadcast (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+  Ref src = node_ref (a);
+
+  if (t->shape[a].rank > 0)
+    {
+      src = helper_ref (i, "scalar");
+      put_typed_unary (e, src, "reshape", node_ref (a), &t->shape[a],
+                       &scalar_shape);
+    }
+  put_broadcast_in_dim (e, node_ref (i), src, &scalar_shape, &t->shape[i],
+                        UINT32_MAX);
+}
+
+static void
+put_broadcast_along (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+
+  put_broadcast_in_dim (e, node_ref (i), node_ref (a), &t->shape[a],
+                        &t->shape[i], t->attr[i].axis);
+}
+
+static void
+put_reshape (Emit *e, TpNode i)
+{
+  const TpTape *t = e->t;
+  TpNode a = t->arg[i][0];
+
+  put_typed_unary (e, node_ref (i), "reshape", node_ref (a), &t->shape[a],
+                   &t->shape[i]);
+}
+
+static void
+put_log_softmax (Emit *e, TpNode i)
+{
+  put_log_ops (e, i, true);
+}
+
+static void
+put_log_sum_exp (Emit *e, TpNode i)
+{
+  put_log_ops (e, i, false);
+}
+
+/* Each op's writer, from its row, for the lines of a wanted node that is
+ * not an argument: a row naming a writer that does not exist does not
+ * compile. */
+#define TP_HLO_PLAIN(spelling) put_plain
+#define TP_HLO_OWN(writer) put_##writer
+static void (*const writers[TP_N_OPS]) (Emit *e, TpNode i) = {
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, ...) [TP_OP_##ID] = TP_HLO_##HLO,
+#include "tp-ops.def"
+};
+#undef TP_HLO_PLAIN
+#undef TP_HLO_OWN
 
 uint32_t
 tp_hlo_arguments (const TpPlan *plan, TpNode *args)
@@ -757,7 +792,7 @@ tp_hlo_write (const TpPlan *plan, TpBuf *out, TpMap *map)
 
   for (TpNode i = 0; i < t->len; i++)
     if (plan->wanted[i] && !(e.name[i] & ARG_BIT))
-      put_node (&e, i);
+      writers[t->op[i]] (&e, i);
 
   tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_RESULT);
   put_text (&e, "    ");

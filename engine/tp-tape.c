@@ -4,12 +4,17 @@
 #include <string.h>
 
 /* One row per op: engine/tp-ops.def. */
+#define TP_HLO_PLAIN(spelling) spelling
+#define TP_HLO_OWN(writer) NULL
 const TpOpInfo tp_op_info[TP_N_OPS] = {
-#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM) \
-  [TP_OP_##ID] = { NAME, ARITY, TP_ATTR_##ATTR, HLO, SIDES, TP_WORK_##WORK, \
-                   WRITTEN, TP_FORM_##FORM },
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM, \
+                  FORMULA) \
+  [TP_OP_##ID] = { NAME, ARITY, TP_ATTR_##ATTR, TP_HLO_##HLO, SIDES, \
+                   TP_WORK_##WORK, WRITTEN, TP_FORM_##FORM, FORMULA },
 #include "tp-ops.def"
 };
+#undef TP_HLO_PLAIN
+#undef TP_HLO_OWN
 
 const TpCompositeInfo tp_composite_info[TP_N_COMPOSITES] = {
 #define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) \

@@ -70,11 +70,14 @@ typedef struct
   const char *name;      /* as describe prints it: "MatMul" */
   uint8_t arity;         /* 0 for sources */
   uint8_t attr;          /* TpAttrKind */
-  const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL */
+  const char *hlo;       /* StableHLO spelling of the plain lowering, or NULL
+                            for an op with a writer of its own */
   bool sides;            /* the picture says which operand is which */
   uint8_t work;          /* TpWork */
   const char *written;   /* keyword or operator in the language, or NULL */
   uint8_t form;          /* TpForm */
+  const char *formula;   /* a sentence's form of it: "%a + %b", "exp(%a)";
+                            NULL for a source (tp-ops.def says more) */
 } TpOpInfo;
 
 /* A function of the language that records other ops (relu, softmax). */
@@ -125,6 +128,32 @@ typedef enum
   TP_TAPE_TOO_MUCH_WORK,
 } TpTapeError;
 
+/* Why differentiate recorded a node it appended (tp-diff.c), for the
+ * explain reading: one per appended node, in tape order. */
+typedef enum
+{
+  TP_PROVENANCE_NONE,       /* no account: a node a rule forgot to note */
+  TP_PROVENANCE_SEED,       /* d loss / d loss = 1; `of` is the loss */
+  TP_PROVENANCE_RULE,       /* step `step` (0-based) of forward node `of`'s
+                               backward rule, described by `phrase` */
+  TP_PROVENANCE_ZERO,       /* the running sum of `of`'s gradient starts */
+  TP_PROVENANCE_SHARE,      /* adds consumer `from`'s share to `of`'s sum,
+                               the `step`th (1-based) share into it */
+  TP_PROVENANCE_UNREACHED,  /* the zero gradient of `of`, which the loss
+                               does not depend on */
+} TpProvenanceRole;
+
+typedef struct
+{
+  const char *phrase;  /* RULE: what the step computes, in the letters g
+                          (the cotangent), a and b (the operands), y (the
+                          forward value); else NULL */
+  TpNode of;
+  TpNode from;         /* SHARE: the consumer; else TP_NO_NODE */
+  uint32_t step;
+  uint8_t role;        /* TpProvenanceRole */
+} TpProvenance;
+
 typedef struct
 {
   TpArena *arena;
@@ -141,6 +170,11 @@ typedef struct
   uint64_t work;            /* interpreter multiply-adds, estimated */
   TpTapeError error;        /* why the last record failed */
   uint64_t error_volume;    /* the refused tensor's volume */
+  /* Filled by tp_differentiate: provenance[k] is why it recorded node
+   * derived + k, for k < n_provenance; NULL before it runs. */
+  TpProvenance *provenance;
+  TpNode derived;
+  uint32_t n_provenance;
 } TpTape;
 
 void    tp_tape_init    (TpTape *tape, TpArena *arena);

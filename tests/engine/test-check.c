@@ -381,6 +381,24 @@ test_broken_rule (void)
                                     "finite differences\",\"gradients\":["));
     tp_string_free (json);
   }
+  /* The broken rule's extra node has an origin of its own: a step of Exp's
+   * rule, and so has every other appended node. */
+  {
+    const char *explain = tp_session_reading (s, TP_READING_EXPLAIN);
+    uint32_t steps = 0;
+    TpOrigin o;
+    g_assert_nonnull (strstr (explain, "the backward rule of node 4 Exp, "
+                                       "with g = d loss / d node 4, a = v, "
+                                       "y = node 4: the first operand's "
+                                       "share counted twice"));
+    for (uint32_t i = tp_session_spec_nodes (s);
+         tp_session_origin (s, i, &o); i++)
+      {
+        g_assert_cmpint (o.role, !=, TP_ORIGIN_APPENDED);
+        steps += o.role == TP_ORIGIN_RULE && o.of == 4;
+      }
+    g_assert_cmpuint (steps, ==, 2);
+  }
   tp_session_free (s);
 }
 

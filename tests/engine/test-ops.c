@@ -23,10 +23,14 @@
  * - plan and StableHLO: an evaluated node has a StableHLO line of its
  *   own (an argument or a rank-0 Sum: a token that names it);
  * - DOT: the picture has its node, labelled with its index and op;
+ * - explain: a forward node's sentence writes its op's formula, every
+ *   node differentiate appended has an origin of its own (the tape's
+ *   provenance), and a rule's node its phrase;
  * - the map: each mapped reading has one map line per text line, and
  *   the JSON has the map.
  * Finally every op of the table must have appeared on some tape, and
- * been evaluated by some plan. */
+ * been evaluated by some plan.  Each row's formula names exactly the
+ * operands and attributes the op has. */
 #include <stdlib.h>
 
 #include "tp-test-util.h"
@@ -203,6 +207,75 @@ statement_node (const TpSession *s, const char *name)
   g_assert_not_reached ();
 }
 
+/* Whether the literal parts of op's formula (between its placeholders)
+ * appear in order in text. */
+static bool
+writes_formula (const char *text, TpOp op)
+{
+  const char *f = tp_op_info[op].formula;
+  const char *at = text;
+
+  while (*f != '\0')
+    {
+      const char *end = strchr (f, '%');
+      size_t n = end == NULL ? strlen (f) : (size_t) (end - f);
+      char *part = g_strndup (f, n);
+      const char *found = strstr (at, part);
+      g_free (part);
+      if (found == NULL)
+        return false;
+      at = found + n;
+      f = end == NULL ? f + n : end + 2;
+    }
+  return true;
+}
+
+/* The explain sentence of every node: a forward one writes its formula,
+ * an appended one says why differentiate recorded it. */
+static void
+check_explain (const TpSession *s, const char *program, uint32_t n_nodes)
+{
+  Lines l = split_lines (tp_session_reading (s, TP_READING_EXPLAIN));
+  uint32_t spec_nodes = tp_session_spec_nodes (s);
+
+  g_assert_cmpuint (l.n, ==, n_nodes);
+  for (uint32_t n = 0; n < n_nodes; n++)
+    {
+      char *prefix = g_strdup_printf ("%u ", n);
+      const char *colon = strchr (l.lines[n], ':');
+      char *name;
+      TpOrigin o;
+      int op;
+
+      g_assert_true (g_str_has_prefix (l.lines[n], prefix));
+      g_assert_nonnull (colon);
+      name = g_strndup (l.lines[n] + strlen (prefix),
+                        (size_t) (colon - l.lines[n]) - strlen (prefix));
+      op = op_named (name);
+      g_assert_cmpint (op, >=, 0);
+      g_free (name);
+      g_free (prefix);
+      g_assert_true (tp_session_origin (s, n, &o));
+      if (n < spec_nodes)
+        {
+          g_assert_cmpint (o.role, ==, TP_ORIGIN_FORWARD);
+          if (tp_op_info[op].arity > 0
+              && (!writes_formula (l.lines[n], (TpOp) op)
+                  || strstr (l.lines[n], " gives [") == NULL))
+            g_error ("explain line %u does not write %s for:\n%s",
+                     n, tp_op_info[op].formula, program);
+          continue;
+        }
+      if (o.role == TP_ORIGIN_APPENDED || o.role == TP_ORIGIN_FORWARD)
+        g_error ("node %u has no origin: %s\nin:\n%s", n, l.lines[n],
+                 program);
+      if (o.role == TP_ORIGIN_RULE && strstr (l.lines[n], ": ;") != NULL)
+        g_error ("node %u of a rule has no phrase: %s\nin:\n%s", n,
+                 l.lines[n], program);
+    }
+  g_strfreev (l.lines);
+}
+
 /* Every pass for every node of the session's tape. */
 static void
 check_passes (const TpSession *s, const char *program, Coverage *cov)
@@ -294,6 +367,7 @@ check_passes (const TpSession *s, const char *program, Coverage *cov)
       g_free (shape);
     }
   g_strfreev (deriv.lines);
+  check_explain (s, program, stats.nodes);
   cov->programs++;
 }
 
@@ -413,10 +487,60 @@ test_every_op (void)
   g_test_message ("%u programs, %d ops", cov.programs, TP_N_OPS);
 }
 
+/* How often placeholder %c occurs in formula. */
+static guint
+placeholders (const char *formula, char c)
+{
+  guint n = 0;
+
+  for (const char *p = formula; (p = strchr (p, '%')) != NULL; p++)
+    if (p[1] == c)
+      n++;
+  return n;
+}
+
+/* A formula names each operand once, and the attributes the op has; a
+ * source has none.  A row with a plain StableHLO spelling has operands. */
+static void
+test_formulas (void)
+{
+  for (int op = 0; op < TP_N_OPS; op++)
+    {
+      const TpOpInfo *info = &tp_op_info[op];
+      const char *f = info->formula;
+      TpAttrKind attr = (TpAttrKind) info->attr;
+      guint all = 0;
+
+      if (info->hlo != NULL)
+        g_assert_cmpuint (info->arity, >, 0);
+      if (info->arity == 0)
+        {
+          g_assert_null (f);
+          continue;
+        }
+      g_assert_nonnull (f);
+      for (const char *p = f; (p = strchr (p, '%')) != NULL; p++)
+        all++;
+      g_test_message ("%s: %s", info->name, f);
+      g_assert_cmpuint (placeholders (f, 'a'), ==, 1);
+      g_assert_cmpuint (placeholders (f, 'b'), ==, info->arity == 2);
+      g_assert_cmpuint (placeholders (f, 'x'), ==,
+                        attr == TP_ATTR_AXIS || attr == TP_ATTR_AXIS_EXTENT);
+      g_assert_cmpuint (placeholders (f, 'n'), ==,
+                        attr == TP_ATTR_AXIS_EXTENT);
+      g_assert_cmpuint (placeholders (f, 'o'), ==, attr == TP_ATTR_ORDER);
+      g_assert_cmpuint (all, ==, placeholders (f, 'a') + placeholders (f, 'b')
+                                 + placeholders (f, 'x')
+                                 + placeholders (f, 'n')
+                                 + placeholders (f, 'o'));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ops/formulas", test_formulas);
   g_test_add_func ("/ops/every-op-every-pass", test_every_op);
   return g_test_run ();
 }
