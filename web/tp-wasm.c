@@ -12,10 +12,17 @@
  *   tp_wasm_read (source, source_len, target, observe, observe_len, exact)
  *     target:  NUL-terminated name, or 0 for "the last scalar";
  *     observe: observe_len bytes of names, each ended by '\n'; 0 for none.
- *   Returns the engine's status (0 read, 1 refused, 2 out of memory).
+ *   It compiles only (the engine is lazy: tp-engine.h); returns the
+ *   engine's status (0 read, 1 refused, 2 out of memory).
  *   tp_wasm_json () / tp_wasm_json_length () then give the JSON (made on
  *   the first call after a read: the page asks for it only to download
  *   it), which stays valid until the next tp_wasm_read.
+ *
+ *   tp_wasm_json_members (low, high) / tp_wasm_json_members_length ():
+ *   the JSON with only the members whose TP_JSON_MEMBER bit is set in
+ *   high * 2^32 + low (tp_session_to_json_members: only what they need is
+ *   computed, so the page asks for the members a visible tab shows),
+ *   borrowed until the next such call or read.
  *
  *   tp_wasm_reading (which) / tp_wasm_reading_length (which): the text of
  *   one reading of the last tp_wasm_read (a TpReading: the JSON holds
@@ -29,7 +36,16 @@
  *   tp_wasm_map): the page's worker takes the map in as numbers instead
  *   of parsing it (70% of the time JSON.parse took on a 300-line
  *   program).  tp_wasm_token_class_name (k) and tp_wasm_line_role_name
- *   (k) name the map's numbers ("" past the last). */
+ *   (k) name the map's numbers ("" past the last).
+ *
+ *   The teaching model: tp_wasm_step_text (k) / _length (step k's
+ *   sentence, for a step past those the JSON's "steps" spells out),
+ *   tp_wasm_node_states (k) / _length (every node's TpNodeState after
+ *   step k, one byte each), tp_wasm_short_number (v) (the short number
+ *   format), and for the last training tp_wasm_train_at (k) (the
+ *   parameters after k steps), tp_wasm_train_apply (k) (the program with
+ *   them written in; "" and tp_wasm_train_why () when it cannot be) and
+ *   tp_wasm_train_text (4) (the sentence that heads it). */
 #include <emscripten/emscripten.h>
 
 #include <stdint.h>
@@ -61,6 +77,17 @@ const int32_t *tp_wasm_map      (int         which);
 size_t      tp_wasm_map_length  (int         which);
 const char *tp_wasm_token_class_name (int    klass);
 const char *tp_wasm_line_role_name (int      role);
+const char *tp_wasm_json_members (uint32_t   low,
+                                  uint32_t   high);
+size_t      tp_wasm_json_members_length (void);
+const char *tp_wasm_step_text   (unsigned    k);
+size_t      tp_wasm_step_text_length (unsigned k);
+const uint8_t *tp_wasm_node_states (unsigned k);
+size_t      tp_wasm_node_states_length (void);
+const char *tp_wasm_short_number (double     value);
+const char *tp_wasm_train_at    (unsigned    k);
+const char *tp_wasm_train_apply (unsigned    k);
+const char *tp_wasm_train_why   (void);
 
 static TpSession *session;
 static char *json;
@@ -71,6 +98,12 @@ static char *lean;              /* the JSON without "map", made by the read */
 static size_t lean_length;
 static int32_t *map_values;     /* tp_wasm_map's last answer */
 static size_t map_count;
+static char *members;           /* tp_wasm_json_members' last answer */
+static size_t members_length;
+static uint8_t *states;         /* tp_wasm_node_states' last answer */
+static size_t states_length;
+static char *applied;           /* tp_wasm_train_apply's last answer */
+static const char *apply_why;
 
 /* The JSON for a session that could not be made or serialised: the same
  * shape a refused program has, so the page needs no special case. */
@@ -110,6 +143,9 @@ tp_wasm_read (const char *source,
   tp_string_free (lean);
   lean = NULL;
   lean_length = 0;
+  tp_string_free (members);
+  members = NULL;
+  members_length = 0;
 
   if (target != NULL && target[0] != '\0')
     choices.target = target;
@@ -130,11 +166,6 @@ tp_wasm_read (const char *source,
     return TP_STATUS_NO_MEMORY;
 
   status = tp_session_compile (session, source, source_len, &choices);
-  lean = tp_session_to_json_without_map (session);
-  if (lean != NULL)
-    lean_length = strlen (lean);
-  else
-    status = TP_STATUS_NO_MEMORY;
   return (int) status;
 }
 
@@ -143,7 +174,7 @@ tp_wasm_read (const char *source,
 EMSCRIPTEN_KEEPALIVE const char *
 tp_wasm_json (void)
 {
-  if (json == NULL && session != NULL && lean != NULL)
+  if (json == NULL && session != NULL)
     {
       json = tp_session_to_json (session);
       json_length = json != NULL ? strlen (json) : 0;
@@ -176,7 +207,8 @@ tp_wasm_reading_length (int which)
  * returns 1 when it ran, 0 when it was refused (the JSON's "error" says
  * why), -1 when memory ran out.  Then tp_wasm_train_text (0) is the train
  * JSON object, (1) the train reading, (2) the loss curve's SVG, (3) the
- * parameters after the last update, as values lines. */
+ * parameters after the last update, as values lines, (4) the sentence
+ * that heads it (tp_train_summary). */
 EMSCRIPTEN_KEEPALIVE int
 tp_wasm_train (unsigned    steps,
                const char *rate,
@@ -210,6 +242,8 @@ tp_wasm_train_text (int which)
       return tp_train_reading (train);
     case 2:
       return tp_train_svg (train);
+    case 4:
+      return tp_train_summary (train);
     default:
       return tp_train_parameters (train);
     }
@@ -226,13 +260,131 @@ tp_wasm_train_length (int which)
 EMSCRIPTEN_KEEPALIVE const char *
 tp_wasm_json_without_map (void)
 {
+  if (lean == NULL && session != NULL)
+    {
+      lean = tp_session_to_json_without_map (session);
+      lean_length = lean != NULL ? strlen (lean) : 0;
+    }
   return lean != NULL ? lean : no_memory_json;
 }
 
 EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_json_without_map_length (void)
 {
+  tp_wasm_json_without_map ();
   return lean != NULL ? lean_length : sizeof no_memory_json - 1;
+}
+
+/* The chosen members of the last read's JSON, borrowed; the out-of-memory
+ * JSON when it could not be made. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_json_members (uint32_t low, uint32_t high)
+{
+  tp_string_free (members);
+  members = NULL;
+  members_length = 0;
+  if (session != NULL)
+    members = tp_session_to_json_members (session,
+                                          (uint64_t) high << 32 | low);
+  members_length = members != NULL ? strlen (members) : 0;
+  return members != NULL ? members : no_memory_json;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_json_members_length (void)
+{
+  return members != NULL ? members_length : sizeof no_memory_json - 1;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_step_text (unsigned k)
+{
+  size_t length;
+  const char *text = session != NULL
+                     ? tp_session_step_text (session, k, &length) : NULL;
+
+  /* a step's sentence is never longer than its own buffer: it ends at a
+   * NUL when it is a later step's, and within the session's text
+   * otherwise; the caller copies tp_wasm_step_text_length bytes */
+  return text != NULL ? text : "";
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_step_text_length (unsigned k)
+{
+  size_t length = 0;
+
+  if (session == NULL || tp_session_step_text (session, k, &length) == NULL)
+    return 0;
+  return length;
+}
+
+/* Every node's state after step k, one byte each; NULL (length 0) when k
+ * is out of range or memory runs out. */
+EMSCRIPTEN_KEEPALIVE const uint8_t *
+tp_wasm_node_states (unsigned k)
+{
+  size_t n = session != NULL ? tp_session_n_nodes (session) : 0;
+
+  free (states);
+  states = NULL;
+  states_length = 0;
+  if (n == 0 || (states = malloc (n)) == NULL)
+    return NULL;
+  if (!tp_session_node_states (session, k, states, n))
+    {
+      free (states);
+      states = NULL;
+      return NULL;
+    }
+  states_length = n;
+  return states;
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_node_states_length (void)
+{
+  return states_length;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_short_number (double value)
+{
+  static char text[TP_SHORT_NUMBER_MAX];
+
+  tp_short_number (value, text);
+  return text;
+}
+
+/* The parameters after k steps of the last training, as values lines;
+ * "" when there is none. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_train_at (unsigned k)
+{
+  const char *text = train != NULL ? tp_train_parameters_at (train, k) : NULL;
+
+  return text != NULL ? text : "";
+}
+
+/* The program with the parameters after k steps of the last training
+ * written in; "" with tp_wasm_train_why () saying why when it cannot be. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_train_apply (unsigned k)
+{
+  tp_string_free (applied);
+  applied = NULL;
+  apply_why = "there is no training";
+  if (train != NULL)
+    applied = tp_train_apply (train, k, &apply_why);
+  if (applied == NULL && apply_why == NULL)
+    apply_why = "the page ran out of memory";
+  return applied != NULL ? applied : "";
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_train_why (void)
+{
+  return apply_why != NULL ? apply_why : "";
 }
 
 /* The map of reading which (TP_READING_SPEC .. TP_READING_VALUES) of the
