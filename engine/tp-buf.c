@@ -1,6 +1,8 @@
 /* tp-buf.c: growable text buffer with sticky failure. */
 #include "tp-buf.h"
 
+#include "tp-engine.h"
+
 #include <string.h>
 
 #include "tp-alloc.h"
@@ -130,4 +132,12 @@ tp_buf_steal (TpBuf *buf)
   p = buf->data;
   tp_buf_init (buf);
   return p;
+}
+
+void
+tp_buf_grouped (TpBuf *buf, uint64_t value)
+{
+  char text[27];
+
+  tp_buf_append (buf, text, tp_grouped_number (value, text));
 }

@@ -30,6 +30,9 @@ void   tp_buf_spaces    (TpBuf *buf, size_t count);
 /* Pads with spaces until the text since mark is width bytes long. */
 void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
 void   tp_buf_u64       (TpBuf *buf, uint64_t value);
+/* A count with its thousands grouped, "2,442,657,804", as messages write
+ * big numbers (tp_grouped_number). */
+void   tp_buf_grouped   (TpBuf *buf, uint64_t value);
 void   tp_buf_f32       (TpBuf *buf, float value);        /* Rust Display */
 void   tp_buf_shape     (TpBuf *buf, const TpShape *shape); /* "[2, 3]" */
 void   tp_buf_dims      (TpBuf *buf, const uint32_t *dims, uint32_t n);

@@ -386,7 +386,7 @@ scan_literal (const char *s, size_t len, size_t open, TpShape *shape,
         if (elements == TP_LIMIT_TENSOR)
           {
             tp_buf_puts (err, "a literal holds at most ");
-            tp_buf_u64 (err, TP_LIMIT_TENSOR);
+            tp_buf_grouped (err, TP_LIMIT_TENSOR);
             tp_buf_puts (err, " (2^22) elements");
             return false;
           }

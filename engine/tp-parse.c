@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tp-hint.h"
 #include "tp-lex.h"
 
 /* The language's keywords, from engine/tp-ops.def: every op written as
@@ -201,27 +202,27 @@ tp_program_tape_error (TpProgram *prog, uint32_t line, uint32_t column)
     {
     case TP_TAPE_TOO_MANY_NODES:
       tp_buf_puts (m, "the program records more than ");
-      tp_buf_u64 (m, TP_LIMIT_NODES);
+      tp_buf_grouped (m, TP_LIMIT_NODES);
       tp_buf_puts (m, " nodes");
       break;
     case TP_TAPE_TENSOR_TOO_BIG:
       tp_buf_puts (m, "this tensor would hold ");
       if (prog->tape.error_volume == UINT64_MAX)
-        tp_buf_puts (m, "more than 18446744073709551615");
+        tp_buf_puts (m, "more than 18,446,744,073,709,551,615");
       else
-        tp_buf_u64 (m, prog->tape.error_volume);
+        tp_buf_grouped (m, prog->tape.error_volume);
       tp_buf_puts (m, " elements; a tensor holds at most ");
-      tp_buf_u64 (m, TP_LIMIT_TENSOR);
+      tp_buf_grouped (m, TP_LIMIT_TENSOR);
       tp_buf_puts (m, " (2^22)");
       break;
     case TP_TAPE_TOO_MANY_ELEMENTS:
       tp_buf_puts (m, "the program's tensors would hold more than ");
-      tp_buf_u64 (m, TP_LIMIT_ELEMENTS);
+      tp_buf_grouped (m, TP_LIMIT_ELEMENTS);
       tp_buf_puts (m, " (2^24) elements in all");
       break;
     case TP_TAPE_TOO_MUCH_WORK:
       tp_buf_puts (m, "running the program would take more than ");
-      tp_buf_u64 (m, TP_LIMIT_WORK);
+      tp_buf_grouped (m, TP_LIMIT_WORK);
       tp_buf_puts (m, " (2^30) multiply-adds");
       break;
     case TP_TAPE_NO_MEMORY:
@@ -339,6 +340,16 @@ put_op_shapes (TpBuf *m, const TpShape *l, const char *op, const TpShape *r)
   tp_buf_shape (m, r);
 }
 
+/* The name of the last statement so far bound to node, or NULL. */
+static const char *
+statement_name (const TpProgram *prog, TpNode node)
+{
+  for (uint32_t k = prog->n_stmts; k-- > 0;)
+    if (prog->stmts[k].node == node)
+      return prog->stmts[k].name;
+  return NULL;
+}
+
 /* a OP b for + - * /: equal shapes, or one side rank 0 broadcast
  * explicitly just before the op. */
 static bool
@@ -371,6 +382,8 @@ record_arith (Parser *p, TpOp op, const TpToken *at, TpNode a, TpNode b,
           tp_buf_puts (m, "` needs equal shapes, got ");
           put_op_shapes (m, sa, sym, sb);
           tp_buf_puts (m, "; nothing broadcasts by accident");
+          tp_hint_row (m, sa, sb, statement_name (p->prog, a),
+                       statement_name (p->prog, b));
           return fail_at (p, at->line, at->column);
         }
     }
@@ -679,6 +692,8 @@ parse_name (Parser *p, TpNode *out)
           tp_buf_puts (m, near);
           tp_buf_puts (m, "`?");
         }
+      else
+        tp_hint_function (m, t->text, t->len);
       return fail_at (p, t->line, t->column);
     }
   *out = n;
@@ -841,7 +856,7 @@ add_statement (Parser *p, const TpToken *name, TpNode node)
   if (prog->n_stmts >= TP_LIMIT_STATEMENTS)
     {
       tp_buf_puts (&prog->message, "the program has more than ");
-      tp_buf_u64 (&prog->message, TP_LIMIT_STATEMENTS);
+      tp_buf_grouped (&prog->message, TP_LIMIT_STATEMENTS);
       tp_buf_puts (&prog->message, " statements");
       return fail_at (p, name->line, name->column);
     }

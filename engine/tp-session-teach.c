@@ -605,9 +605,9 @@ train (TpSession *s, uint32_t steps, const char *rate_text, size_t len)
   else if (steps > TP_TRAIN_MAX_STEPS)
     {
       tp_buf_puts (&message, "training takes at most ");
-      tp_buf_u64 (&message, TP_TRAIN_MAX_STEPS);
+      tp_buf_grouped (&message, TP_TRAIN_MAX_STEPS);
       tp_buf_puts (&message, " steps, asked for ");
-      tp_buf_u64 (&message, steps);
+      tp_buf_grouped (&message, steps);
     }
   else if (!read_rate (rate_text != NULL ? rate_text : "", len, &rate,
                        &message))
@@ -617,13 +617,13 @@ train (TpSession *s, uint32_t steps, const char *rate_text, size_t len)
       work = tape->work > 0 ? tape->work : 1;
       if (work * ((uint64_t) steps + 1) > TP_TRAIN_WORK)
         {
-          tp_buf_u64 (&message, steps);
+          tp_buf_grouped (&message, steps);
           tp_buf_puts (&message, " steps would take about ");
-          tp_buf_u64 (&message, work * ((uint64_t) steps + 1));
+          tp_buf_grouped (&message, work * ((uint64_t) steps + 1));
           tp_buf_puts (&message, " multiply-adds, over the training budget of ");
-          tp_buf_u64 (&message, TP_TRAIN_WORK);
+          tp_buf_grouped (&message, TP_TRAIN_WORK);
           tp_buf_puts (&message, "; at most ");
-          tp_buf_u64 (&message, TP_TRAIN_WORK / work - 1);
+          tp_buf_grouped (&message, TP_TRAIN_WORK / work - 1);
           tp_buf_puts (&message, " steps fit");
         }
     }

@@ -110,6 +110,28 @@ test_parser_messages (void)
   tp_test_refused ("x = 1 [2]",
                    "1:7: unexpected the shape [2] after the expression");
   tp_test_refused ("x = y", "1:5: `y` is not defined yet");
+  /* the idioms learners try: mean, and a bias for every row */
+  tp_test_refused ("x = input [4, 1]\nloss = mean(x * x)",
+                   "2:8: `mean` is not defined yet; for the mean of all N "
+                   "elements write `sum(x) / N`, and `mean_along(x, axis)` "
+                   "for the mean along one axis");
+  tp_test_refused ("x = input [4, 3]\nw = parameter [3, 2]\n"
+                   "b = parameter [2]\nh = x @ w + b",
+                   "4:11: `+` needs equal shapes, got [4, 2] + [2]; nothing "
+                   "broadcasts by accident; to use it for each of the 4 rows, "
+                   "make it a row and spread it: `ones @ reshape(b, [1, 2])`, "
+                   "with `ones = leaf [[1], [1], [1], [1]]`");
+  tp_test_refused ("x = input [12, 3]\nw = parameter [3, 2]\n"
+                   "bias = parameter [1, 2]\nh = bias + x @ w",
+                   "4:10: `+` needs equal shapes, got [1, 2] + [12, 2]; "
+                   "nothing broadcasts by accident; to use the [1, 2] row for "
+                   "each of the 12 rows, spread it first: `ones @ bias`, with "
+                   "`ones = leaf [[1], [1], [1], [1], [1], [1], [1], [1], "
+                   "...]` (12 rows of [1])");
+  /* no hint where a row would not fit */
+  tp_test_refused ("x = input [4, 3]\ny = x * input [3, 4]",
+                   "2:7: `*` needs equal shapes, got [4, 3] * [3, 4]; nothing "
+                   "broadcasts by accident");
   tp_test_refused ("x = x + 1", "1:5: `x` is not defined yet");
   /* One edit away from a defined name, else from a keyword. */
   tp_test_refused ("w = parameter 1.0\nloss = w * ww",

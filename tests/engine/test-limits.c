@@ -7,17 +7,17 @@ static void
 test_tensor_limit (void)
 {
   tp_test_refused ("x = parameter [100000, 100000]",
-                   "1:5: this tensor would hold 10000000000 elements; a tensor "
-                   "holds at most 4194304 (2^22)");
+                   "1:5: this tensor would hold 10,000,000,000 elements; a tensor "
+                   "holds at most 4,194,304 (2^22)");
   tp_test_refused ("x = leaf [65536, 65536, 65536, 65536, 65536]",
-                   "1:5: this tensor would hold more than 18446744073709551615 "
-                   "elements; a tensor holds at most 4194304 (2^22)");
+                   "1:5: this tensor would hold more than 18,446,744,073,709,551,615 "
+                   "elements; a tensor holds at most 4,194,304 (2^22)");
   tp_test_refused ("a = input [4096, 1]\nb = input [1, 4096]\nc = a @ b",
-                   "3:7: this tensor would hold 16777216 elements; a tensor "
-                   "holds at most 4194304 (2^22)");
+                   "3:7: this tensor would hold 16,777,216 elements; a tensor "
+                   "holds at most 4,194,304 (2^22)");
   tp_test_refused ("a = broadcast(1.0, [4096, 4097])",
-                   "1:5: this tensor would hold 16781312 elements; a tensor "
-                   "holds at most 4194304 (2^22)");
+                   "1:5: this tensor would hold 16,781,312 elements; a tensor "
+                   "holds at most 4,194,304 (2^22)");
   /* Exactly 2^22 is allowed. */
   tp_session_free (tp_test_compile ("a = broadcast(1.0, [2048, 2048])\n",
                                     NULL, NULL, TP_STATUS_OK));
@@ -50,7 +50,7 @@ test_literal_limit (void)
   g_free (src);
   /* ... and is refused at the element past it: column 12 + 2 * 2^22. */
   src = literal_row (TP_LIMIT_TENSOR + 1);
-  tp_test_refused (src, "1:8388620: a literal holds at most 4194304 (2^22) "
+  tp_test_refused (src, "1:8388620: a literal holds at most 4,194,304 (2^22) "
                         "elements");
   g_free (src);
   /* The program's total counts a literal like any payload. */
@@ -59,7 +59,7 @@ test_literal_limit (void)
                          "d = leaf [2048, 2048]\n",
                          "e = leaf [[1, 2], [3, 4]]\n");
   tp_test_refused (src, "5:5: the program's tensors would hold more than "
-                        "16777216 (2^24) elements in all");
+                        "16,777,216 (2^24) elements in all");
   g_free (src);
 }
 
@@ -75,7 +75,7 @@ test_total_limit (void)
   /* ... one element more is not. */
   g_string_append (src, "b = 1.0\n");
   tp_test_refused (src->str, "17:5: the program's tensors would hold more than "
-                             "16777216 (2^24) elements in all");
+                             "16,777,216 (2^24) elements in all");
   g_string_free (src, TRUE);
 }
 
@@ -83,7 +83,7 @@ static void
 test_work_limit (void)
 {
   tp_test_refused ("a = input [2048, 2048]\nb = a @ a",
-                   "2:7: running the program would take more than 1073741824 "
+                   "2:7: running the program would take more than 1,073,741,824 "
                    "(2^30) multiply-adds");
 }
 
@@ -96,7 +96,7 @@ test_node_limit (void)
     g_string_append (src, "x = 1\n");
   tp_session_free (tp_test_compile (src->str, NULL, NULL, TP_STATUS_OK));
   g_string_append (src, "y = 2\n");
-  tp_test_refused (src->str, "100001:5: the program records more than 100000 "
+  tp_test_refused (src->str, "100001:5: the program records more than 100,000 "
                              "nodes");
   g_string_free (src, TRUE);
 }

@@ -276,7 +276,7 @@ test_refused (void)
                  "differentiate with respect to: declare one with "
                  "`w = parameter [2, 2]`.");
   check_refused ("w = parameter 1.0\nloss = w * w\n", 10001, "0.1",
-                 "training takes at most 10000 steps, asked for 10001");
+                 "training takes at most 10,000 steps, asked for 10,001");
   check_refused ("w = parameter 1.0\nloss = w * w\n", 3, "fast",
                  "the learning rate must be a number, such as 0.1; found `fast`");
   check_refused ("w = parameter 1.0\nloss = w * w\n", 3, "0.1 0.2",
@@ -297,7 +297,7 @@ test_refused (void)
                                      "10 steps would take about "));
     g_assert_nonnull (strstr (tp_train_error (t),
                               " multiply-adds, over the training budget of "
-                              "2147483648; at most 4 steps fit"));
+                              "2,147,483,648; at most 4 steps fit"));
     tp_train_free (t);
     tp_session_free (s);
   }

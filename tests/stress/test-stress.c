@@ -509,9 +509,9 @@ many_observed (void)
 
 static const Case cases[] = {
   { "huge-shape", huge_shape, TP_STATUS_REFUSED, "a tensor holds at most", 0, FALSE },
-  { "overflowing-shape", overflowing_shape, TP_STATUS_REFUSED, "more than 18446744073709551615", 0, FALSE },
+  { "overflowing-shape", overflowing_shape, TP_STATUS_REFUSED, "more than 18,446,744,073,709,551,615", 0, FALSE },
   { "too-many-axes", too_many_axes, TP_STATUS_REFUSED, "at most 16 axes", 0, FALSE },
-  { "long-line-of-sums", long_line_of_sums, TP_STATUS_REFUSED, "more than 100000 nodes", 0, FALSE },
+  { "long-line-of-sums", long_line_of_sums, TP_STATUS_REFUSED, "more than 100,000 nodes", 0, FALSE },
   { "long-comment", long_comment, TP_STATUS_OK, NULL, 0, FALSE },
   { "long-name", long_name, TP_STATUS_REFUSED, "a name has at most 64 characters", 0, FALSE },
   { "too-long-name", too_long_name, TP_STATUS_REFUSED, "a name has at most 64 characters", 0, FALSE },
@@ -519,13 +519,13 @@ static const Case cases[] = {
   { "longest-undefined-name", longest_undefined_name, TP_STATUS_REFUSED, "nnn` is not defined yet", 0, FALSE },
   { "long-number", long_number, TP_STATUS_OK, NULL, 0, FALSE },
   { "long-shape", long_shape, TP_STATUS_OK, NULL, 0, FALSE },
-  { "million-tiny-lines", million_tiny_lines, TP_STATUS_REFUSED, "more than 100000 nodes", 0, FALSE },
+  { "million-tiny-lines", million_tiny_lines, TP_STATUS_REFUSED, "more than 100,000 nodes", 0, FALSE },
   { "million-blank-lines", million_blank_lines, TP_STATUS_OK, NULL, 0, FALSE },
   { "million-space-lines", million_space_lines, TP_STATUS_OK, NULL, 0, FALSE },
   { "million-comment-lines", million_comment_lines, TP_STATUS_OK, NULL, 0, FALSE },
-  { "million-crlf-lines", million_crlf_lines, TP_STATUS_REFUSED, "more than 100000 nodes", 0, FALSE },
+  { "million-crlf-lines", million_crlf_lines, TP_STATUS_REFUSED, "more than 100,000 nodes", 0, FALSE },
   { "crlf-program", crlf_program, TP_STATUS_OK, NULL, 0, FALSE },
-  { "million-aliases", million_aliases, TP_STATUS_REFUSED, "more than 100000 statements", 0, FALSE },
+  { "million-aliases", million_aliases, TP_STATUS_REFUSED, "more than 100,000 statements", 0, FALSE },
   { "names-aliasing-a-big-tensor", names_aliasing_a_big_tensor, TP_STATUS_OK, NULL, 0, FALSE },
   { "longest-names-aliasing", longest_names_aliasing, TP_STATUS_OK, NULL, 0, FALSE },
   { "longest-names-as-parameters", longest_names_as_parameters, TP_STATUS_OK, NULL, 0, FALSE },
@@ -548,7 +548,7 @@ static const Case cases[] = {
   { "elements-over-limit", elements_over_limit, TP_STATUS_REFUSED, "in all", 0, FALSE },
   { "biggest-constants", biggest_constants, TP_STATUS_OK, NULL, 0, FALSE },
   { "biggest-softmax-gradient", biggest_softmax_gradient, TP_STATUS_OK, NULL, 0, FALSE },
-  { "node-limit-in-gradient", node_limit_in_gradient, TP_STATUS_REFUSED, "more than 100000 nodes", 0, FALSE },
+  { "node-limit-in-gradient", node_limit_in_gradient, TP_STATUS_REFUSED, "more than 100,000 nodes", 0, FALSE },
   { "many-observed", many_observed, TP_STATUS_OK, NULL, 5000, FALSE },
 };
 
