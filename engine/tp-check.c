@@ -1,16 +1,10 @@
 /* tp-check.c: the gradient check and the non-finite origin (tp-check.h).
  *
- * The double interpreter.  A second interpreter, written apart from the
- * f32 one (tp-run.c) so that a mistake in one is not repeated in the
- * other: every forward op evaluated element by element in double.  Its
- * exp, log, tanh, sin and cos are written here from +, -, *, / and
- * exponent bits alone (sqrt is IEEE's), never the platform libm's, so the
- * check gives the same bits in native and wasm builds; they are
- * accurate to a few units in the last place, far below what a central
- * difference resolves.  It runs the target's ancestors among the program's own
- * nodes (never the appended gradient), from the sources' f32 payloads
- * widened to double.  A perturbed run re-evaluates only the nodes that
- * depend on the perturbed parameter.
+ * The forward program is evaluated again in double by tp-dinterp.c: the
+ * target's ancestors among the program's own nodes (never the appended
+ * gradient), from the sources' f32 payloads widened to double.  A
+ * perturbed run re-evaluates only the nodes that depend on the perturbed
+ * parameter.
  *
  * Central differences: numeric = (f(p + h) - f(p - h)) / (2 h) with
  * h = cbrt(DBL_EPSILON) * max(1, |p|) (the step that balances truncation,
@@ -27,462 +21,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "tp-dinterp.h"
 #include "tp-engine.h"
 #include "tp-json.h"
 
 /* cbrt(DBL_EPSILON), written out so no libm rounding decides it. */
 #define STEP_SCALE 6.0554544523933395e-06
-
-/* ln 2 in two parts (the high part has trailing zero bits, so k * LN2_HI
- * is exact for |k| < 2^11), and pi / 2 in three. */
-#define LN2_HI 6.93147180369123816490e-01
-#define LN2_LO 1.90821492927058770002e-10
-#define INV_LN2 1.44269504088896338700e+00
-#define PIO2_1 1.57079632673412561417e+00
-#define PIO2_2 6.07710050650619224932e-11
-#define PIO2_3 2.02226624879595063154e-21
-#define INV_PIO2 6.36619772367581382433e-01
-
-/* x rounded to the nearest integer (ties away from zero), for |x| < 2^52. */
-static double
-round_int (double x)
-{
-  return (double) (int64_t) (x < 0 ? x - 0.5 : x + 0.5);
-}
-
-/* x * 2^k, by multiplying with powers of two built from their bits (no
- * libm: the command line then links the C library alone). */
-static double
-times_pow2 (double x, int k)
-{
-  uint64_t bits;
-  double p;
-
-  while (k > 1023)
-    {
-      x *= 0x1p1023;
-      k -= 1023;
-    }
-  while (k < -1022)
-    {
-      x *= 0x1p-1022;
-      k += 1022;
-    }
-  bits = (uint64_t) (k + 1023) << 52;
-  memcpy (&p, &bits, sizeof p);
-  return x * p;
-}
-
-/* x = m 2^e with m in [0.5, 1), for a finite x > 0. */
-static double
-split_pow2 (double x, int *e)
-{
-  uint64_t bits;
-  int scaled = 0;
-
-  if (x < 0x1p-1022)
-    {
-      x *= 0x1p64;                          /* a subnormal: make it normal */
-      scaled = 64;
-    }
-  memcpy (&bits, &x, sizeof bits);
-  *e = (int) ((bits >> 52) & 0x7ff) - 1022 - scaled;
-  bits = (bits & ~(UINT64_C (0x7ff) << 52)) | (UINT64_C (1022) << 52);
-  memcpy (&x, &bits, sizeof x);
-  return x;
-}
-
-static double
-d_exp (double x)
-{
-  static const double inverse[18] = {
-    0.0, 1.0, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8,
-    1.0 / 9, 1.0 / 10, 1.0 / 11, 1.0 / 12, 1.0 / 13, 1.0 / 14, 1.0 / 15,
-    1.0 / 16, 1.0 / 17,
-  };
-  double k, r, sum;
-
-  if (x != x)
-    return x;
-  if (x > 709.782712893384)
-    return HUGE_VAL;
-  if (x < -745.2)
-    return 0.0;
-  k = round_int (x * INV_LN2);
-  r = (x - k * LN2_HI) - k * LN2_LO;       /* |r| <= ln 2 / 2 */
-  /* Taylor to r^17 / 17! (|r|^18 / 18! < 1e-19), in Horner's form with
-   * the reciprocals 1/n rounded once: no division on this path. */
-  sum = 1.0;
-  for (int n = 17; n >= 1; n--)
-    sum = 1.0 + sum * r * inverse[n];
-  return times_pow2 (sum, (int) k);
-}
-
-static double
-d_log (double x)
-{
-  int e;
-  double m, f, t, t2, sum, power;
-
-  if (x != x || x < 0.0)
-    return (double) NAN;
-  if (x == 0.0)
-    return -HUGE_VAL;
-  if (x > DBL_MAX)
-    return x;
-  m = split_pow2 (x, &e);                   /* x = m 2^e, m in [0.5, 1) */
-  if (m < 0.70710678118654752440)
-    {
-      m *= 2.0;
-      e--;
-    }
-  f = m - 1.0;                              /* in [-0.29, 0.41] */
-  t = f / (2.0 + f);                        /* log(1 + f) = 2 atanh(t) */
-  t2 = t * t;                               /* t2 <= 0.0295 */
-  sum = 0.0;
-  power = t;
-  for (int n = 1; n <= 27; n += 2)
-    {
-      sum += power / n;
-      power *= t2;
-    }
-  return e * LN2_HI + (2.0 * sum + e * LN2_LO);
-}
-
-static double
-d_tanh (double x)
-{
-  double a = fabs (x), e, y;
-
-  if (x != x)
-    return x;
-  if (a > 22.0)
-    y = 1.0;
-  else if (a < 0.125)
-    {
-      /* x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925
-       * + 21844x^13/6081075 - 929569x^15/638512875 */
-      double z = a * a;
-      y = a * (1.0 + z * (-1.0 / 3 + z * (2.0 / 15 + z * (-17.0 / 315
-              + z * (62.0 / 2835 + z * (-1382.0 / 155925
-              + z * (21844.0 / 6081075 + z * (-929569.0 / 638512875))))))));
-    }
-  else
-    {
-      e = d_exp (-2.0 * a);
-      y = (1.0 - e) / (1.0 + e);
-    }
-  return x < 0 ? -y : y;
-}
-
-/* sin (cos_too false) or cos of x, after reducing by multiples of pi/2. */
-static double
-d_sincos (double x, bool cos_too)
-{
-  double k, r, r2, s, c, term;
-  int64_t q;
-
-  if (x != x || x > DBL_MAX || x < -DBL_MAX)
-    return (double) NAN;
-  if (fabs (x) > 1e15)
-    return (double) NAN;   /* no meaningful digits left; the same in every build */
-  k = round_int (x * INV_PIO2);
-  r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
-  q = ((int64_t) k + (cos_too ? 1 : 0)) & 3;
-  r2 = r * r;
-  s = r;
-  term = r;
-  for (int n = 1; n <= 11; n++)
-    {
-      term = -term * r2 / ((2 * n) * (2 * n + 1));
-      s += term;
-    }
-  c = 1.0;
-  term = 1.0;
-  for (int n = 1; n <= 11; n++)
-    {
-      term = -term * r2 / ((2 * n - 1) * (2 * n));
-      c += term;
-    }
-  switch (q)
-    {
-    case 0:
-      return s;
-    case 1:
-      return c;
-    case 2:
-      return -s;
-    default:
-      return -c;
-    }
-}
-
-/* The double interpreter's estimated work for node i. */
-static uint64_t
-node_cost (const TpTape *t, TpNode i)
-{
-  TpOp op = (TpOp) t->op[i];
-  uint64_t volume = tp_shape_volume (&t->shape[i]);
-  TpNode a = t->arg[i][0];
-
-  switch (op)
-    {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      return 1;
-    case TP_OP_ADD:
-    case TP_OP_SUB:
-    case TP_OP_MUL:
-    case TP_OP_DIV:
-    case TP_OP_MAXIMUM:
-    case TP_OP_STEP:
-    case TP_OP_NEG:
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-    case TP_OP_BROADCAST:
-    case TP_OP_BROADCAST_ALONG:
-    case TP_OP_RESHAPE:
-    case TP_OP_PERMUTE:
-      return volume;
-    case TP_OP_MATMUL:
-      return volume * t->shape[a].dims[1];
-    case TP_OP_SUM:
-    case TP_OP_SUM_ALONG:
-      return tp_shape_volume (&t->shape[a]);
-    case TP_OP_LOG_SOFTMAX:
-    case TP_OP_LOG_SUM_EXP:
-      return 4 * tp_shape_volume (&t->shape[a]);
-    }
-  return volume;
-}
-
-static void
-split (const TpShape *s, uint32_t axis, size_t *outer, size_t *n,
-       size_t *inner)
-{
-  *outer = 1;
-  *inner = 1;
-  for (uint32_t d = 0; d < axis; d++)
-    *outer *= s->dims[d];
-  *n = s->dims[axis];
-  for (uint32_t d = axis + 1; d < s->rank; d++)
-    *inner *= s->dims[d];
-}
-
-/* The branch a Maximum (1: the second operand) or a Step (1: a >= b)
- * takes at one element, as the f32 interpreter decides it. */
-static uint8_t
-branch (TpOp op, double a, double b)
-{
-  if (op == TP_OP_MAXIMUM)
-    return (a != a || a < b) ? 1 : 0;
-  return a >= b ? 1 : 0;
-}
-
-/* Evaluates node i in double into out.  For Maximum and Step, decide
- * (when not NULL) receives the branch per element.  scratch holds the
- * reduced rows of LogSoftmax and LogSumExp. */
-static void
-eval_node (const TpTape *t, TpNode i, double *const *v, double *out,
-           uint8_t *decide, double *scratch)
-{
-  TpOp op = (TpOp) t->op[i];
-  const TpShape *s = &t->shape[i];
-  size_t volume = (size_t) tp_shape_volume (s);
-  TpNode ia = t->arg[i][0], ib = t->arg[i][1];
-  const double *a = ia != TP_NO_NODE ? v[ia] : NULL;
-  const double *b = ib != TP_NO_NODE ? v[ib] : NULL;
-  const TpAttr *attr = &t->attr[i];
-
-  switch (op)
-    {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = (double) t->payload[i][e];
-      break;
-    case TP_OP_ADD:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] + b[e];
-      break;
-    case TP_OP_SUB:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] - b[e];
-      break;
-    case TP_OP_MUL:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] * b[e];
-      break;
-    case TP_OP_DIV:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] / b[e];
-      break;
-    case TP_OP_MAXIMUM:
-      for (size_t e = 0; e < volume; e++)
-        {
-          uint8_t k = branch (op, a[e], b[e]);
-          out[e] = k ? b[e] : a[e];
-          if (decide != NULL)
-            decide[e] = k;
-        }
-      break;
-    case TP_OP_STEP:
-      for (size_t e = 0; e < volume; e++)
-        {
-          uint8_t k = branch (op, a[e], b[e]);
-          out[e] = k ? 1.0 : 0.0;
-          if (decide != NULL)
-            decide[e] = k;
-        }
-      break;
-    case TP_OP_NEG:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = -a[e];
-      break;
-    case TP_OP_EXP:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_exp (a[e]);
-      break;
-    case TP_OP_LN:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_log (a[e]);
-      break;
-    case TP_OP_SQRT:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = sqrt (a[e]);
-      break;
-    case TP_OP_TANH:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_tanh (a[e]);
-      break;
-    case TP_OP_SIN:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_sincos (a[e], false);
-      break;
-    case TP_OP_COS:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_sincos (a[e], true);
-      break;
-    case TP_OP_MATMUL:
-      {
-        size_t m = t->shape[ia].dims[0], k = t->shape[ia].dims[1];
-        size_t n = s->dims[1];
-        for (size_t r = 0; r < m; r++)
-          for (size_t c = 0; c < n; c++)
-            {
-              double acc = 0.0;
-              for (size_t p = 0; p < k; p++)
-                acc += a[r * k + p] * b[p * n + c];
-              out[r * n + c] = acc;
-            }
-      }
-      break;
-    case TP_OP_SUM:
-      {
-        size_t n = (size_t) tp_shape_volume (&t->shape[ia]);
-        double acc = 0.0;
-        for (size_t e = 0; e < n; e++)
-          acc += a[e];
-        out[0] = acc;
-      }
-      break;
-    case TP_OP_SUM_ALONG:
-      {
-        size_t outer, n, inner;
-        split (&t->shape[ia], attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t x = 0; x < inner; x++)
-            {
-              double acc = 0.0;
-              for (size_t k = 0; k < n; k++)
-                acc += a[(o * n + k) * inner + x];
-              out[o * inner + x] = acc;
-            }
-      }
-      break;
-    case TP_OP_BROADCAST:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[0];
-      break;
-    case TP_OP_BROADCAST_ALONG:
-      {
-        size_t outer, n, inner;
-        split (s, attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t k = 0; k < n; k++)
-            for (size_t x = 0; x < inner; x++)
-              out[(o * n + k) * inner + x] = a[o * inner + x];
-      }
-      break;
-    case TP_OP_RESHAPE:
-      memcpy (out, a, volume * sizeof *out);
-      break;
-    case TP_OP_PERMUTE:
-      {
-        const TpShape *in = &t->shape[ia];
-        size_t stride[TP_MAX_RANK];
-        uint32_t idx[TP_MAX_RANK];
-        uint32_t rank = in->rank;
-        if (rank == 0)
-          {
-            out[0] = a[0];
-            break;
-          }
-        stride[rank - 1] = 1;
-        for (uint32_t d = rank - 1; d > 0; d--)
-          stride[d - 1] = stride[d] * in->dims[d];
-        /* out's index (i_0, ..., i_r) reads in's index with axis
-         * order[d] at i_d. */
-        for (size_t e = 0; e < volume; e++)
-          {
-            size_t rest = e, src = 0;
-            for (uint32_t d = rank; d-- > 0;)
-              {
-                idx[d] = (uint32_t) (rest % s->dims[d]);
-                rest /= s->dims[d];
-              }
-            for (uint32_t d = 0; d < rank; d++)
-              src += idx[d] * stride[attr->order[d]];
-            out[e] = a[src];
-          }
-      }
-      break;
-    case TP_OP_LOG_SOFTMAX:
-    case TP_OP_LOG_SUM_EXP:
-      {
-        size_t outer, n, inner;
-        split (&t->shape[ia], attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t x = 0; x < inner; x++)
-            {
-              double peak = a[o * n * inner + x], total = 0.0, z;
-              for (size_t k = 1; k < n; k++)
-                {
-                  double y = a[(o * n + k) * inner + x];
-                  if (peak != peak || peak < y)
-                    peak = y;
-                }
-              for (size_t k = 0; k < n; k++)
-                total += d_exp (a[(o * n + k) * inner + x] - peak);
-              z = d_log (total);
-              if (op == TP_OP_LOG_SUM_EXP)
-                out[o * inner + x] = peak + z;
-              else
-                for (size_t k = 0; k < n; k++)
-                  out[(o * n + k) * inner + x]
-                    = a[(o * n + k) * inner + x] - peak - z;
-            }
-        (void) scratch;
-      }
-      break;
-    }
-}
 
 static bool
 finite_f (float x)
@@ -619,12 +163,12 @@ perturbed_run (Dbl *d, TpNode param, bool *kink)
       if (op == TP_OP_MAXIMUM || op == TP_OP_STEP)
         {
           uint64_t volume = tp_shape_volume (&t->shape[i]);
-          eval_node (t, i, d->cur, d->pert[i], d->tmp_decide, NULL);
+          tp_dinterp_eval_node (t, i, d->cur, d->pert[i], d->tmp_decide, NULL);
           for (uint64_t e = 0; e < volume && !*kink; e++)
             *kink = d->tmp_decide[e] != d->decide[i][e];
         }
       else
-        eval_node (t, i, d->cur, d->pert[i], NULL, NULL);
+        tp_dinterp_eval_node (t, i, d->cur, d->pert[i], NULL, NULL);
     }
   return d->cur[d->loss][0];
 }
@@ -690,7 +234,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
         for (uint32_t k = 0; k < tp_op_info[t->op[i]].arity; k++)
           d.anc[t->arg[i][k]] = 1;
         elements += 2 * volume;
-        base_cost += node_cost (t, i);
+        base_cost += tp_dinterp_node_cost (t, i);
         if (volume > max_volume)
           max_volume = volume;
       }
@@ -728,7 +272,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
           if (d.decide[i] == NULL)
             return false;
         }
-      eval_node (t, i, d.base, d.base[i], d.decide[i], NULL);
+      tp_dinterp_eval_node (t, i, d.base, d.base[i], d.decide[i], NULL);
     }
   budget -= base_cost;
   out->work = base_cost;
@@ -792,7 +336,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
             {
               if (i != p)
                 d.cur[i] = d.pert[i];
-              cost += node_cost (t, i);
+              cost += tp_dinterp_node_cost (t, i);
             }
         }
       /* a perturbed run walks [p, loss] and evaluates the dependents */
