@@ -27,8 +27,8 @@
 #define EXP_MAX 709.782712893384
 #define EXP_MIN -745.2
 
-/* The elements an array form works on at a time. */
-#define BLOCK 16
+/* The elements an array form evaluates exp's series for at once. */
+#define LANES 8
 
 /* The reciprocals 1/n of exp's Taylor series, rounded once. */
 static const double inverse[18] = {
@@ -107,54 +107,100 @@ tp_dmath_exp (double x)
   return times_pow2 (sum, (int) k);
 }
 
-/* tp_dmath_exp of m <= BLOCK arguments in [EXP_MIN, EXP_MAX]: its main
- * path, each step for every argument before the next step. */
+/* tp_dmath_exp of LANES arguments in [EXP_MIN, EXP_MAX]: its main path,
+ * each step for every argument before the next step.  The lanes are
+ * separate variables so that they stay in registers, and the core
+ * overlaps their eight dependency chains (one chain per element is what
+ * bounds the scalar form). */
 static void
-exp_block (const double *x, double *y, size_t m)
+exp_lanes (const double *x, double *y)
 {
-  double k[BLOCK], r[BLOCK], sum[BLOCK];
+  double k0 = round_int (x[0] * INV_LN2), k1 = round_int (x[1] * INV_LN2);
+  double k2 = round_int (x[2] * INV_LN2), k3 = round_int (x[3] * INV_LN2);
+  double k4 = round_int (x[4] * INV_LN2), k5 = round_int (x[5] * INV_LN2);
+  double k6 = round_int (x[6] * INV_LN2), k7 = round_int (x[7] * INV_LN2);
+  double r0 = (x[0] - k0 * LN2_HI) - k0 * LN2_LO;
+  double r1 = (x[1] - k1 * LN2_HI) - k1 * LN2_LO;
+  double r2 = (x[2] - k2 * LN2_HI) - k2 * LN2_LO;
+  double r3 = (x[3] - k3 * LN2_HI) - k3 * LN2_LO;
+  double r4 = (x[4] - k4 * LN2_HI) - k4 * LN2_LO;
+  double r5 = (x[5] - k5 * LN2_HI) - k5 * LN2_LO;
+  double r6 = (x[6] - k6 * LN2_HI) - k6 * LN2_LO;
+  double r7 = (x[7] - k7 * LN2_HI) - k7 * LN2_LO;
+  double s0 = 1.0, s1 = 1.0, s2 = 1.0, s3 = 1.0;
+  double s4 = 1.0, s5 = 1.0, s6 = 1.0, s7 = 1.0;
 
-  for (size_t j = 0; j < m; j++)
-    {
-      k[j] = round_int (x[j] * INV_LN2);
-      r[j] = (x[j] - k[j] * LN2_HI) - k[j] * LN2_LO;
-      sum[j] = 1.0;
-    }
   for (int n = 17; n >= 1; n--)
-    for (size_t j = 0; j < m; j++)
-      sum[j] = 1.0 + sum[j] * r[j] * inverse[n];
-  for (size_t j = 0; j < m; j++)
-    y[j] = times_pow2 (sum[j], (int) k[j]);
+    {
+      double c = inverse[n];
+      s0 = 1.0 + s0 * r0 * c;
+      s1 = 1.0 + s1 * r1 * c;
+      s2 = 1.0 + s2 * r2 * c;
+      s3 = 1.0 + s3 * r3 * c;
+      s4 = 1.0 + s4 * r4 * c;
+      s5 = 1.0 + s5 * r5 * c;
+      s6 = 1.0 + s6 * r6 * c;
+      s7 = 1.0 + s7 * r7 * c;
+    }
+  y[0] = times_pow2 (s0, (int) k0);
+  y[1] = times_pow2 (s1, (int) k1);
+  y[2] = times_pow2 (s2, (int) k2);
+  y[3] = times_pow2 (s3, (int) k3);
+  y[4] = times_pow2 (s4, (int) k4);
+  y[5] = times_pow2 (s5, (int) k5);
+  y[6] = times_pow2 (s6, (int) k6);
+  y[7] = times_pow2 (s7, (int) k7);
+}
+
+/* Elements waiting for exp_lanes: where each goes, its argument, and
+ * (for tanh) its sign. */
+typedef struct
+{
+  unsigned n;
+  size_t where[LANES];
+  double arg[LANES];
+  bool negative[LANES];
+} Lanes;
+
+/* exp of the waiting arguments (the free lanes compute exp(0)), into y
+ * at their places: as tanh's exp(-2a) when tanh, else as exp. */
+static void
+flush (Lanes *l, double *y, bool tanh)
+{
+  double e[LANES];
+
+  for (unsigned j = l->n; j < LANES; j++)
+    l->arg[j] = 0.0;
+  exp_lanes (l->arg, e);
+  for (unsigned j = 0; j < l->n; j++)
+    {
+      double s = tanh ? (1.0 - e[j]) / (1.0 + e[j]) : e[j];
+      y[l->where[j]] = l->negative[j] ? -s : s;
+    }
+  l->n = 0;
 }
 
 void
 tp_dmath_exp_n (const double *x, double *y, size_t n)
 {
-  for (size_t at = 0; at < n; at += BLOCK)
-    {
-      size_t end = n - at < BLOCK ? n : at + BLOCK, m = 0;
-      size_t where[BLOCK];
-      double arg[BLOCK], res[BLOCK];
+  Lanes l = { 0 };
 
-      for (size_t e = at; e < end; e++)
+  for (size_t i = 0; i < n; i++)
+    {
+      double v = x[i];
+      if (v >= EXP_MIN && v <= EXP_MAX)
         {
-          double v = x[e];
-          if (v != v)
-            y[e] = v;
-          else if (v > EXP_MAX)
-            y[e] = HUGE_VAL;
-          else if (v < EXP_MIN)
-            y[e] = 0.0;
-          else
-            {
-              where[m] = e;
-              arg[m++] = v;
-            }
+          l.where[l.n] = i;
+          l.negative[l.n] = false;
+          l.arg[l.n++] = v;
+          if (l.n == LANES)
+            flush (&l, y, false);
         }
-      exp_block (arg, res, m);
-      for (size_t j = 0; j < m; j++)
-        y[where[j]] = res[j];
+      else
+        y[i] = v != v ? v : v > EXP_MAX ? HUGE_VAL : 0.0;
     }
+  if (l.n > 0)
+    flush (&l, y, false);
 }
 
 double
@@ -221,44 +267,36 @@ tp_dmath_tanh (double x)
 }
 
 /* Between 0.125 and 22, tanh is (1 - exp(-2a)) / (1 + exp(-2a)), and
- * -2a is always in exp's main path: those elements go through exp_block
+ * -2a is always in exp's main path: those elements go through exp_lanes
  * together. */
 void
 tp_dmath_tanh_n (const double *x, double *y, size_t n)
 {
-  for (size_t at = 0; at < n; at += BLOCK)
-    {
-      size_t end = n - at < BLOCK ? n : at + BLOCK, m = 0;
-      size_t where[BLOCK];
-      bool negative[BLOCK];
-      double arg[BLOCK], e[BLOCK];
+  Lanes l = { 0 };
 
-      for (size_t i = at; i < end; i++)
+  for (size_t i = 0; i < n; i++)
+    {
+      double v = x[i], a = fabs (v);
+      if (a >= 0.125 && a <= 22.0)
         {
-          double v = x[i], a = fabs (v);
-          if (v != v)
-            y[i] = v;
-          else if (a > 22.0)
-            y[i] = v < 0 ? -1.0 : 1.0;
-          else if (a < 0.125)
-            {
-              double s = tanh_small (a);
-              y[i] = v < 0 ? -s : s;
-            }
-          else
-            {
-              where[m] = i;
-              negative[m] = v < 0;
-              arg[m++] = -2.0 * a;
-            }
+          l.where[l.n] = i;
+          l.negative[l.n] = v < 0;
+          l.arg[l.n++] = -2.0 * a;
+          if (l.n == LANES)
+            flush (&l, y, true);
         }
-      exp_block (arg, e, m);
-      for (size_t j = 0; j < m; j++)
+      else if (v != v)
+        y[i] = v;
+      else if (a > 22.0)
+        y[i] = v < 0 ? -1.0 : 1.0;
+      else
         {
-          double s = (1.0 - e[j]) / (1.0 + e[j]);
-          y[where[j]] = negative[j] ? -s : s;
+          double s = tanh_small (a);
+          y[i] = v < 0 ? -s : s;
         }
     }
+  if (l.n > 0)
+    flush (&l, y, true);
 }
 
 /* sin (cos_too false) or cos of x, after reducing by multiples of pi/2. */
