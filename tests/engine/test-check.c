@@ -479,6 +479,11 @@ test_kink (void)
   g_assert_cmpstr (v, ==, "ok");
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
                             "away from kinks\n"));
+  /* The kink's central difference: (relu(h) - relu(-h)) / 2h. */
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
+                            "\nd loss / d w kink       at []: analytic 1, "
+                            "numeric 0.5, relative error 5.0e-1 (1 of 1 "
+                            "element, 1 kink)\n"));
   g_free (w);
   g_free (v);
   tp_session_free (s);
