@@ -462,8 +462,16 @@ tp_dinterp_init (TpDInterp *d, const TpTape *t, TpNode loss, TpArena *arena)
   d->anc = tp_arena_calloc (arena, n, 1);
   d->volume = tp_arena_calloc (arena, n, sizeof *d->volume);
   d->work = tp_arena_calloc (arena, n, sizeof *d->work);
-  if (d->anc == NULL || d->volume == NULL || d->work == NULL)
+  d->args = tp_arena_alloc (arena, n * sizeof *d->args);
+  if (d->anc == NULL || d->volume == NULL || d->work == NULL
+      || d->args == NULL)
     return false;
+  /* Each node's operands, a missing one as node n (never dependent), so
+   * that the scan for dependents needs no arity. */
+  for (TpNode i = 0; i <= loss; i++)
+    for (uint32_t k = 0; k < 2; k++)
+      d->args[i][k] = k < tp_op_info[t->op[i]].arity ? t->arg[i][k]
+                                                      : (TpNode) n;
   d->anc[loss] = 1;
   for (TpNode i = loss + 1; i-- > 0;)
     if (d->anc[i])
@@ -493,7 +501,7 @@ tp_dinterp_run_base (TpDInterp *d)
   d->cur = tp_arena_calloc (arena, n, sizeof *d->cur);
   d->decide = tp_arena_calloc (arena, n, sizeof *d->decide);
   d->clean = tp_arena_calloc (arena, n, 1);
-  d->dep = tp_arena_calloc (arena, n, 1);
+  d->dep = tp_arena_calloc (arena, n + 1, 1);
   d->deps = tp_arena_alloc (arena, n * sizeof *d->deps);
   d->n_region = tp_arena_calloc (arena, n, sizeof *d->n_region);
   d->region = tp_arena_calloc (arena, n, sizeof *d->region);
@@ -534,7 +542,6 @@ tp_dinterp_run_base (TpDInterp *d)
 double *
 tp_dinterp_select (TpDInterp *d, TpNode p)
 {
-  const TpTape *t = d->tape;
   uint8_t *dep = d->dep;
 
   if (d->param != TP_NO_NODE)
@@ -555,12 +562,7 @@ tp_dinterp_select (TpDInterp *d, TpNode p)
   dep[p] = 1;
   for (TpNode i = p + 1; i <= d->loss; i++)
     {
-      uint32_t arity = tp_op_info[t->op[i]].arity;
-      bool on = false;
-      if (!d->anc[i])
-        continue;
-      for (uint32_t k = 0; k < arity; k++)
-        on = on || dep[t->arg[i][k]];
+      uint8_t on = (dep[d->args[i][0]] | dep[d->args[i][1]]) & d->anc[i];
       if (!on)
         continue;
       dep[i] = 1;

@@ -32,6 +32,7 @@ typedef struct
   uint8_t *anc;             /* per node: an ancestor of the loss */
   uint64_t *volume;         /* per ancestor: its elements */
   uint64_t *work;           /* per ancestor: its estimated work */
+  TpNode (*args)[2];        /* per node: its operands, loss + 1 for none */
   uint64_t elements;        /* base and perturbed values together */
   uint64_t base_work;       /* the base run's estimated work */
   uint64_t max_volume;
@@ -40,7 +41,7 @@ typedef struct
   double **cur;             /* what a run reads: pert for the dependents */
   uint8_t **decide;         /* per Maximum and Step: the base branches */
   uint8_t *clean;           /* per node: pert equals base */
-  uint8_t *dep;             /* per node, zero between uses */
+  uint8_t *dep;             /* per node and loss + 1, zero between uses */
   /* The selected parameter and the nodes after it that depend on it. */
   TpNode param;
   TpNode *deps;
