@@ -487,6 +487,18 @@ test_kink (void)
   g_free (w);
   g_free (v);
   tp_session_free (s);
+  /* Along random directions (element by element costs more): every
+   * direction moves v across relu's 0. */
+  s = tp_test_compile ("w = parameter [32, 32]\nx = input [32, 32]\n"
+                       "v = parameter 0.0\n"
+                       "loss = sum(tanh(tanh(x @ w) @ x)) + relu(v)\n",
+                       NULL, NULL, TP_STATUS_OK);
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
+                            "\nd loss / d v kink       at direction 0: "
+                            "analytic 0.8101305, numeric 0.40506524, "
+                            "relative error 4.1e-1 (along 4 random "
+                            "directions, 1 element, 4 kinks)\n"));
+  tp_session_free (s);
 }
 
 /* Over 1,000 elements: a sample of 1,000; over the budget: fewer, said. */
