@@ -301,7 +301,7 @@ tp_dmath_tanh_n (const double *x, double *y, size_t n)
 
 /* sin (cos_too false) or cos of x, after reducing by multiples of pi/2. */
 static double
-sincos (double x, bool cos_too)
+sin_or_cos (double x, bool cos_too)
 {
   double k, r, r2, s, c, term;
   int64_t q;
@@ -344,11 +344,11 @@ sincos (double x, bool cos_too)
 double
 tp_dmath_sin (double x)
 {
-  return sincos (x, false);
+  return sin_or_cos (x, false);
 }
 
 double
 tp_dmath_cos (double x)
 {
-  return sincos (x, true);
+  return sin_or_cos (x, true);
 }
