@@ -1,488 +1,48 @@
-/* tp-check.c: the gradient check and the non-finite origin (tp-check.h).
+/* tp-check.c: the gradient check and the non-finite origin (tp-check.h;
+ * the reading's text and JSON are tp-check-reading.c's).
  *
- * The double interpreter.  A second interpreter, written apart from the
- * f32 one (tp-run.c) so that a mistake in one is not repeated in the
- * other: every forward op evaluated element by element in double.  Its
- * exp, log, tanh, sin and cos are written here from +, -, *, / and
- * exponent bits alone (sqrt is IEEE's), never the platform libm's, so the
- * check gives the same bits in native and wasm builds; they are
- * accurate to a few units in the last place, far below what a central
- * difference resolves.  It runs the target's ancestors among the program's own
- * nodes (never the appended gradient), from the sources' f32 payloads
- * widened to double.  A perturbed run re-evaluates only the nodes that
- * depend on the perturbed parameter.
+ * The forward program is evaluated again in double by tp-dinterp.c: the
+ * target's ancestors among the program's own nodes (never the appended
+ * gradient), from the sources' f32 payloads widened to double.  A
+ * perturbed run re-evaluates only the nodes that depend on the perturbed
+ * parameter, and element by element only the elements the perturbed one
+ * reaches.
  *
- * Central differences: numeric = (f(p + h) - f(p - h)) / (2 h) with
- * h = cbrt(DBL_EPSILON) * max(1, |p|) (the step that balances truncation,
- * O(h^2), against rounding, O(eps / h)).
+ * Element by element: numeric = (f(p + h) - f(p - h)) / (2 h) at each
+ * sampled element, h = cbrt(DBL_EPSILON) * max(1, |p|) (the step that
+ * balances truncation, O(h^2), against rounding, O(eps / h)).
  *
- * A kink: an element whose perturbed runs take a different branch of a
- * Maximum or a Step (for either sign of h) than the unperturbed run, such
- * as relu at 0 or a maximum tie; the one-sided slopes differ there, so
- * the element is reported as `kink` and not counted as differing. */
+ * Along random directions, when element by element would cost more than
+ * both TP_CHECK_ELEMENT_WORK and TP_CHECK_DIRECTIONS directions for every
+ * parameter: numeric = (f(p + h v) - f(p - h v)) / (2 h) against the dot
+ * product g . v in double, v's elements drawn in [-1, 1) by SplitMix64
+ * from the seed (parameter node << 32) + direction, h = cbrt(DBL_EPSILON)
+ * * max(1, max |p|).  Every parameter gets the same number of directions,
+ * up to TP_CHECK_DIRECTIONS, when one each fits the budget; else one
+ * each for the cheapest parameters that fit, the others unchecked.
+ *
+ * The budget: four times the base run's estimated work, between
+ * TP_CHECK_WORK and TP_CHECK_WORK_MAX.  Element by element, the elements
+ * are checked in order while their runs fit it.
+ *
+ * A kink: an element or direction whose perturbed runs take a different
+ * branch of a Maximum or a Step (for either sign of h) than the
+ * unperturbed run, such as relu at 0 or a maximum tie; the one-sided
+ * slopes differ there, so it is counted as a kink and never as
+ * differing. */
 #include "tp-check.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "tp-engine.h"
-#include "tp-json.h"
+#include "tp-dinterp.h"
 
 /* cbrt(DBL_EPSILON), written out so no libm rounding decides it. */
 #define STEP_SCALE 6.0554544523933395e-06
-
-/* ln 2 in two parts (the high part has trailing zero bits, so k * LN2_HI
- * is exact for |k| < 2^11), and pi / 2 in three. */
-#define LN2_HI 6.93147180369123816490e-01
-#define LN2_LO 1.90821492927058770002e-10
-#define INV_LN2 1.44269504088896338700e+00
-#define PIO2_1 1.57079632673412561417e+00
-#define PIO2_2 6.07710050650619224932e-11
-#define PIO2_3 2.02226624879595063154e-21
-#define INV_PIO2 6.36619772367581382433e-01
-
-/* x rounded to the nearest integer (ties away from zero), for |x| < 2^52. */
-static double
-round_int (double x)
-{
-  return (double) (int64_t) (x < 0 ? x - 0.5 : x + 0.5);
-}
-
-/* x * 2^k, by multiplying with powers of two built from their bits (no
- * libm: the command line then links the C library alone). */
-static double
-times_pow2 (double x, int k)
-{
-  uint64_t bits;
-  double p;
-
-  while (k > 1023)
-    {
-      x *= 0x1p1023;
-      k -= 1023;
-    }
-  while (k < -1022)
-    {
-      x *= 0x1p-1022;
-      k += 1022;
-    }
-  bits = (uint64_t) (k + 1023) << 52;
-  memcpy (&p, &bits, sizeof p);
-  return x * p;
-}
-
-/* x = m 2^e with m in [0.5, 1), for a finite x > 0. */
-static double
-split_pow2 (double x, int *e)
-{
-  uint64_t bits;
-  int scaled = 0;
-
-  if (x < 0x1p-1022)
-    {
-      x *= 0x1p64;                          /* a subnormal: make it normal */
-      scaled = 64;
-    }
-  memcpy (&bits, &x, sizeof bits);
-  *e = (int) ((bits >> 52) & 0x7ff) - 1022 - scaled;
-  bits = (bits & ~(UINT64_C (0x7ff) << 52)) | (UINT64_C (1022) << 52);
-  memcpy (&x, &bits, sizeof x);
-  return x;
-}
-
-static double
-d_exp (double x)
-{
-  static const double inverse[18] = {
-    0.0, 1.0, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8,
-    1.0 / 9, 1.0 / 10, 1.0 / 11, 1.0 / 12, 1.0 / 13, 1.0 / 14, 1.0 / 15,
-    1.0 / 16, 1.0 / 17,
-  };
-  double k, r, sum;
-
-  if (x != x)
-    return x;
-  if (x > 709.782712893384)
-    return HUGE_VAL;
-  if (x < -745.2)
-    return 0.0;
-  k = round_int (x * INV_LN2);
-  r = (x - k * LN2_HI) - k * LN2_LO;       /* |r| <= ln 2 / 2 */
-  /* Taylor to r^17 / 17! (|r|^18 / 18! < 1e-19), in Horner's form with
-   * the reciprocals 1/n rounded once: no division on this path. */
-  sum = 1.0;
-  for (int n = 17; n >= 1; n--)
-    sum = 1.0 + sum * r * inverse[n];
-  return times_pow2 (sum, (int) k);
-}
-
-static double
-d_log (double x)
-{
-  int e;
-  double m, f, t, t2, sum, power;
-
-  if (x != x || x < 0.0)
-    return (double) NAN;
-  if (x == 0.0)
-    return -HUGE_VAL;
-  if (x > DBL_MAX)
-    return x;
-  m = split_pow2 (x, &e);                   /* x = m 2^e, m in [0.5, 1) */
-  if (m < 0.70710678118654752440)
-    {
-      m *= 2.0;
-      e--;
-    }
-  f = m - 1.0;                              /* in [-0.29, 0.41] */
-  t = f / (2.0 + f);                        /* log(1 + f) = 2 atanh(t) */
-  t2 = t * t;                               /* t2 <= 0.0295 */
-  sum = 0.0;
-  power = t;
-  for (int n = 1; n <= 27; n += 2)
-    {
-      sum += power / n;
-      power *= t2;
-    }
-  return e * LN2_HI + (2.0 * sum + e * LN2_LO);
-}
-
-static double
-d_tanh (double x)
-{
-  double a = fabs (x), e, y;
-
-  if (x != x)
-    return x;
-  if (a > 22.0)
-    y = 1.0;
-  else if (a < 0.125)
-    {
-      /* x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925
-       * + 21844x^13/6081075 - 929569x^15/638512875 */
-      double z = a * a;
-      y = a * (1.0 + z * (-1.0 / 3 + z * (2.0 / 15 + z * (-17.0 / 315
-              + z * (62.0 / 2835 + z * (-1382.0 / 155925
-              + z * (21844.0 / 6081075 + z * (-929569.0 / 638512875))))))));
-    }
-  else
-    {
-      e = d_exp (-2.0 * a);
-      y = (1.0 - e) / (1.0 + e);
-    }
-  return x < 0 ? -y : y;
-}
-
-/* sin (cos_too false) or cos of x, after reducing by multiples of pi/2. */
-static double
-d_sincos (double x, bool cos_too)
-{
-  double k, r, r2, s, c, term;
-  int64_t q;
-
-  if (x != x || x > DBL_MAX || x < -DBL_MAX)
-    return (double) NAN;
-  if (fabs (x) > 1e15)
-    return (double) NAN;   /* no meaningful digits left; the same in every build */
-  k = round_int (x * INV_PIO2);
-  r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
-  q = ((int64_t) k + (cos_too ? 1 : 0)) & 3;
-  r2 = r * r;
-  s = r;
-  term = r;
-  for (int n = 1; n <= 11; n++)
-    {
-      term = -term * r2 / ((2 * n) * (2 * n + 1));
-      s += term;
-    }
-  c = 1.0;
-  term = 1.0;
-  for (int n = 1; n <= 11; n++)
-    {
-      term = -term * r2 / ((2 * n - 1) * (2 * n));
-      c += term;
-    }
-  switch (q)
-    {
-    case 0:
-      return s;
-    case 1:
-      return c;
-    case 2:
-      return -s;
-    default:
-      return -c;
-    }
-}
-
-/* The double interpreter's estimated work for node i. */
-static uint64_t
-node_cost (const TpTape *t, TpNode i)
-{
-  TpOp op = (TpOp) t->op[i];
-  uint64_t volume = tp_shape_volume (&t->shape[i]);
-  TpNode a = t->arg[i][0];
-
-  switch (op)
-    {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      return 1;
-    case TP_OP_ADD:
-    case TP_OP_SUB:
-    case TP_OP_MUL:
-    case TP_OP_DIV:
-    case TP_OP_MAXIMUM:
-    case TP_OP_STEP:
-    case TP_OP_NEG:
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-    case TP_OP_BROADCAST:
-    case TP_OP_BROADCAST_ALONG:
-    case TP_OP_RESHAPE:
-    case TP_OP_PERMUTE:
-      return volume;
-    case TP_OP_MATMUL:
-      return volume * t->shape[a].dims[1];
-    case TP_OP_SUM:
-    case TP_OP_SUM_ALONG:
-      return tp_shape_volume (&t->shape[a]);
-    case TP_OP_LOG_SOFTMAX:
-    case TP_OP_LOG_SUM_EXP:
-      return 4 * tp_shape_volume (&t->shape[a]);
-    }
-  return volume;
-}
-
-static void
-split (const TpShape *s, uint32_t axis, size_t *outer, size_t *n,
-       size_t *inner)
-{
-  *outer = 1;
-  *inner = 1;
-  for (uint32_t d = 0; d < axis; d++)
-    *outer *= s->dims[d];
-  *n = s->dims[axis];
-  for (uint32_t d = axis + 1; d < s->rank; d++)
-    *inner *= s->dims[d];
-}
-
-/* The branch a Maximum (1: the second operand) or a Step (1: a >= b)
- * takes at one element, as the f32 interpreter decides it. */
-static uint8_t
-branch (TpOp op, double a, double b)
-{
-  if (op == TP_OP_MAXIMUM)
-    return (a != a || a < b) ? 1 : 0;
-  return a >= b ? 1 : 0;
-}
-
-/* Evaluates node i in double into out.  For Maximum and Step, decide
- * (when not NULL) receives the branch per element.  scratch holds the
- * reduced rows of LogSoftmax and LogSumExp. */
-static void
-eval_node (const TpTape *t, TpNode i, double *const *v, double *out,
-           uint8_t *decide, double *scratch)
-{
-  TpOp op = (TpOp) t->op[i];
-  const TpShape *s = &t->shape[i];
-  size_t volume = (size_t) tp_shape_volume (s);
-  TpNode ia = t->arg[i][0], ib = t->arg[i][1];
-  const double *a = ia != TP_NO_NODE ? v[ia] : NULL;
-  const double *b = ib != TP_NO_NODE ? v[ib] : NULL;
-  const TpAttr *attr = &t->attr[i];
-
-  switch (op)
-    {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = (double) t->payload[i][e];
-      break;
-    case TP_OP_ADD:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] + b[e];
-      break;
-    case TP_OP_SUB:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] - b[e];
-      break;
-    case TP_OP_MUL:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] * b[e];
-      break;
-    case TP_OP_DIV:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[e] / b[e];
-      break;
-    case TP_OP_MAXIMUM:
-      for (size_t e = 0; e < volume; e++)
-        {
-          uint8_t k = branch (op, a[e], b[e]);
-          out[e] = k ? b[e] : a[e];
-          if (decide != NULL)
-            decide[e] = k;
-        }
-      break;
-    case TP_OP_STEP:
-      for (size_t e = 0; e < volume; e++)
-        {
-          uint8_t k = branch (op, a[e], b[e]);
-          out[e] = k ? 1.0 : 0.0;
-          if (decide != NULL)
-            decide[e] = k;
-        }
-      break;
-    case TP_OP_NEG:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = -a[e];
-      break;
-    case TP_OP_EXP:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_exp (a[e]);
-      break;
-    case TP_OP_LN:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_log (a[e]);
-      break;
-    case TP_OP_SQRT:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = sqrt (a[e]);
-      break;
-    case TP_OP_TANH:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_tanh (a[e]);
-      break;
-    case TP_OP_SIN:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_sincos (a[e], false);
-      break;
-    case TP_OP_COS:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = d_sincos (a[e], true);
-      break;
-    case TP_OP_MATMUL:
-      {
-        size_t m = t->shape[ia].dims[0], k = t->shape[ia].dims[1];
-        size_t n = s->dims[1];
-        for (size_t r = 0; r < m; r++)
-          for (size_t c = 0; c < n; c++)
-            {
-              double acc = 0.0;
-              for (size_t p = 0; p < k; p++)
-                acc += a[r * k + p] * b[p * n + c];
-              out[r * n + c] = acc;
-            }
-      }
-      break;
-    case TP_OP_SUM:
-      {
-        size_t n = (size_t) tp_shape_volume (&t->shape[ia]);
-        double acc = 0.0;
-        for (size_t e = 0; e < n; e++)
-          acc += a[e];
-        out[0] = acc;
-      }
-      break;
-    case TP_OP_SUM_ALONG:
-      {
-        size_t outer, n, inner;
-        split (&t->shape[ia], attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t x = 0; x < inner; x++)
-            {
-              double acc = 0.0;
-              for (size_t k = 0; k < n; k++)
-                acc += a[(o * n + k) * inner + x];
-              out[o * inner + x] = acc;
-            }
-      }
-      break;
-    case TP_OP_BROADCAST:
-      for (size_t e = 0; e < volume; e++)
-        out[e] = a[0];
-      break;
-    case TP_OP_BROADCAST_ALONG:
-      {
-        size_t outer, n, inner;
-        split (s, attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t k = 0; k < n; k++)
-            for (size_t x = 0; x < inner; x++)
-              out[(o * n + k) * inner + x] = a[o * inner + x];
-      }
-      break;
-    case TP_OP_RESHAPE:
-      memcpy (out, a, volume * sizeof *out);
-      break;
-    case TP_OP_PERMUTE:
-      {
-        const TpShape *in = &t->shape[ia];
-        size_t stride[TP_MAX_RANK];
-        uint32_t idx[TP_MAX_RANK];
-        uint32_t rank = in->rank;
-        if (rank == 0)
-          {
-            out[0] = a[0];
-            break;
-          }
-        stride[rank - 1] = 1;
-        for (uint32_t d = rank - 1; d > 0; d--)
-          stride[d - 1] = stride[d] * in->dims[d];
-        /* out's index (i_0, ..., i_r) reads in's index with axis
-         * order[d] at i_d. */
-        for (size_t e = 0; e < volume; e++)
-          {
-            size_t rest = e, src = 0;
-            for (uint32_t d = rank; d-- > 0;)
-              {
-                idx[d] = (uint32_t) (rest % s->dims[d]);
-                rest /= s->dims[d];
-              }
-            for (uint32_t d = 0; d < rank; d++)
-              src += idx[d] * stride[attr->order[d]];
-            out[e] = a[src];
-          }
-      }
-      break;
-    case TP_OP_LOG_SOFTMAX:
-    case TP_OP_LOG_SUM_EXP:
-      {
-        size_t outer, n, inner;
-        split (&t->shape[ia], attr->axis, &outer, &n, &inner);
-        for (size_t o = 0; o < outer; o++)
-          for (size_t x = 0; x < inner; x++)
-            {
-              double peak = a[o * n * inner + x], total = 0.0, z;
-              for (size_t k = 1; k < n; k++)
-                {
-                  double y = a[(o * n + k) * inner + x];
-                  if (peak != peak || peak < y)
-                    peak = y;
-                }
-              for (size_t k = 0; k < n; k++)
-                total += d_exp (a[(o * n + k) * inner + x] - peak);
-              z = d_log (total);
-              if (op == TP_OP_LOG_SUM_EXP)
-                out[o * inner + x] = peak + z;
-              else
-                for (size_t k = 0; k < n; k++)
-                  out[(o * n + k) * inner + x]
-                    = a[(o * n + k) * inner + x] - peak - z;
-            }
-        (void) scratch;
-      }
-      break;
-    }
-}
 
 static bool
 finite_f (float x)
@@ -490,14 +50,15 @@ finite_f (float x)
   return x == x && x <= FLT_MAX && x >= -FLT_MAX;
 }
 
-/* Whether each of node i's operands has one value per element of i at
- * the same flat index (element-wise), or one value (broadcast). */
+/* Node i's operands at element e when it has per-element operands: each
+ * operand's element at the same flat index (element-wise ops, Reshape,
+ * LogSoftmax), or its one element (Broadcast). */
 static void
 operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
              TpNonfinite *out)
 {
   TpOp op = (TpOp) t->op[i];
-  TpNode a = t->arg[i][0], b = t->arg[i][1];
+  uint64_t at = e;
 
   out->n_operands = 0;
   switch (op)
@@ -508,10 +69,6 @@ operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
     case TP_OP_DIV:
     case TP_OP_MAXIMUM:
     case TP_OP_STEP:
-      out->operands[0] = values[a][e];
-      out->operands[1] = values[b][e];
-      out->n_operands = 2;
-      break;
     case TP_OP_NEG:
     case TP_OP_EXP:
     case TP_OP_LN:
@@ -521,12 +78,9 @@ operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
     case TP_OP_COS:
     case TP_OP_RESHAPE:
     case TP_OP_LOG_SOFTMAX:
-      out->operands[0] = values[a][e];
-      out->n_operands = 1;
       break;
     case TP_OP_BROADCAST:
-      out->operands[0] = values[a][0];
-      out->n_operands = 1;
+      at = 0;
       break;
     case TP_OP_LEAF:
     case TP_OP_PARAMETER:
@@ -537,8 +91,11 @@ operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
     case TP_OP_BROADCAST_ALONG:
     case TP_OP_PERMUTE:
     case TP_OP_LOG_SUM_EXP:
-      break;
+      return;
     }
+  out->n_operands = tp_op_info[op].arity;
+  for (uint32_t k = 0; k < out->n_operands; k++)
+    out->operands[k] = values[t->arg[i][k]][at];
 }
 
 bool
@@ -591,42 +148,13 @@ tp_check_nonfinite (const TpTape *t, float *const *values, TpArena *arena,
   return true;
 }
 
-typedef struct
-{
-  const TpTape *t;
-  TpNode loss;
-  uint8_t *anc;           /* per node: an ancestor of the loss */
-  uint8_t *dep;           /* per node: depends on the perturbed parameter */
-  double **base;          /* unperturbed values */
-  double **pert;          /* perturbed values of dependent nodes */
-  double **cur;           /* what a perturbed run reads */
-  uint8_t **decide;       /* per Maximum and Step: the base branches */
-  uint8_t *tmp_decide;    /* one node's branches in a perturbed run */
-} Dbl;
+/* How many gradient checks (base runs) the engine has run. */
+static _Atomic uint64_t check_runs;
 
-/* One perturbed run; true when some Maximum or Step changed branch. */
-static double
-perturbed_run (Dbl *d, TpNode param, bool *kink)
+uint64_t
+tp_check_runs (void)
 {
-  const TpTape *t = d->t;
-
-  for (TpNode i = param + 1; i <= d->loss; i++)
-    {
-      TpOp op;
-      if (!d->dep[i])
-        continue;
-      op = (TpOp) t->op[i];
-      if (op == TP_OP_MAXIMUM || op == TP_OP_STEP)
-        {
-          uint64_t volume = tp_shape_volume (&t->shape[i]);
-          eval_node (t, i, d->cur, d->pert[i], d->tmp_decide, NULL);
-          for (uint64_t e = 0; e < volume && !*kink; e++)
-            *kink = d->tmp_decide[e] != d->decide[i][e];
-        }
-      else
-        eval_node (t, i, d->cur, d->pert[i], NULL, NULL);
-    }
-  return d->cur[d->loss][0];
+  return atomic_load_explicit (&check_runs, memory_order_relaxed);
 }
 
 static double
@@ -639,14 +167,316 @@ relative_error (double a, double n)
   return fabs (a - n) / scale;
 }
 
+/* One gradient check in progress. */
+typedef struct
+{
+  TpDInterp d;
+  TpNode loss;
+  uint64_t budget;        /* work left */
+  TpCheck *out;
+} Check;
+
+/* Pays cost from the budget, or says the budget cut the check. */
+static bool
+pay (Check *c, uint64_t cost)
+{
+  if (cost > c->budget)
+    {
+      c->out->cut = true;
+      return false;
+    }
+  c->budget -= cost;
+  c->out->work += cost;
+  return true;
+}
+
+/* The flat index of parameter g's sample s. */
+static uint64_t
+sample_element (const TpCheckGradient *g, uint64_t s)
+{
+  return g->volume > TP_CHECK_SAMPLE ? s * g->volume / TP_CHECK_SAMPLE : s;
+}
+
+/* One comparison (an element's, or a direction's), worst first; the
+ * first kink is kept for a parameter whose every comparison is one. */
+typedef struct
+{
+  bool have_worst;
+  bool have_kink;
+  double worst;
+  uint64_t kink_at;
+  float kink_analytic;
+  double kink_numeric;
+} Tally;
+
+static void
+tally (Tally *y, TpCheckGradient *g, uint64_t at, double analytic,
+       double numeric, bool kink)
+{
+  double err;
+
+  g->checked++;
+  if (kink)
+    {
+      g->kinks++;
+      if (!y->have_kink)
+        {
+          y->kink_at = at;
+          y->kink_analytic = (float) analytic;
+          y->kink_numeric = numeric;
+        }
+      y->have_kink = true;
+      return;
+    }
+  err = relative_error (analytic, numeric);
+  if (!isfinite (analytic) || !isfinite (numeric) || err != err)
+    err = (double) INFINITY;
+  if (!y->have_worst || err > y->worst)
+    {
+      y->worst = err;
+      y->have_worst = true;
+      g->element = at;
+      g->analytic = (float) analytic;
+      g->numeric = numeric;
+      g->relative_error = err;
+    }
+}
+
+static void
+verdict (const Tally *y, TpCheckGradient *g)
+{
+  if (y->have_worst)
+    g->verdict = isinf (y->worst) ? TP_VERDICT_NONFINITE
+                 : y->worst > TP_CHECK_TOLERANCE ? TP_VERDICT_DIFFERS
+                 : TP_VERDICT_OK;
+  else if (y->have_kink)
+    {
+      /* Every comparison is a kink: show the first. */
+      g->verdict = TP_VERDICT_KINK;
+      g->element = y->kink_at;
+      g->analytic = y->kink_analytic;
+      g->numeric = y->kink_numeric;
+      g->relative_error = relative_error ((double) g->analytic, g->numeric);
+    }
+}
+
+/* A parameter the loss does not depend on: its numeric gradient is 0,
+ * with no run needed. */
+static void
+check_independent (TpCheckGradient *g, const float *analytic)
+{
+  double worst = -1.0;
+
+  for (uint64_t s = 0; s < g->sampled; s++)
+    {
+      uint64_t e = sample_element (g, s);
+      double err = relative_error ((double) analytic[e], 0.0);
+      if (!finite_f (analytic[e]))
+        err = (double) INFINITY;
+      if (err > worst)
+        {
+          worst = err;
+          g->element = e;
+          g->analytic = analytic[e];
+          g->numeric = 0.0;
+          g->relative_error = err;
+        }
+    }
+  g->checked = g->sampled;
+  g->verdict = !(worst <= TP_CHECK_TOLERANCE)
+               ? (isinf (worst) ? TP_VERDICT_NONFINITE : TP_VERDICT_DIFFERS)
+               : TP_VERDICT_OK;
+}
+
+/* Element by element: each sampled element's central difference, its
+ * runs evaluating only its region. */
+static bool
+check_elements (Check *c, TpCheckGradient *g, const float *analytic)
+{
+  TpNode p = g->parameter;
+  Tally y = { 0 };
+  double *value;
+
+  if (!pay (c, c->loss - p + 1))
+    return true;
+  value = tp_dinterp_select (&c->d, p);
+  if (value == NULL)
+    return false;
+  for (uint64_t s = 0; s < g->sampled; s++)
+    {
+      uint64_t e = sample_element (g, s), work;
+      double x = value[e];
+      double h = STEP_SCALE * (fabs (x) > 1.0 ? fabs (x) : 1.0);
+      double up, down;
+      bool kink = false;
+
+      if (!tp_dinterp_region (&c->d, e, &work))
+        return false;
+      if (!pay (c, 2 * work))
+        break;
+      value[e] = x + h;
+      up = tp_dinterp_run (&c->d, &kink);
+      value[e] = x - h;
+      down = tp_dinterp_run (&c->d, &kink);
+      value[e] = x;
+      tp_dinterp_restore (&c->d);
+      tally (&y, g, e, (double) analytic[e], (up - down) / (2.0 * h), kink);
+    }
+  verdict (&y, g);
+  return true;
+}
+
+/* SplitMix64's step: a 64-bit integer generator whose output is the same
+ * on every platform. */
+static uint64_t
+splitmix (uint64_t *state)
+{
+  uint64_t z = (*state += UINT64_C (0x9e3779b97f4a7c15));
+
+  z = (z ^ (z >> 30)) * UINT64_C (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* The work of one direction of a parameter of volume elements whose
+ * dependents cost run: two whole runs, the direction drawn and written
+ * twice, and the dot product. */
+static uint64_t
+direction_cost (uint64_t run, uint64_t volume)
+{
+  return 2 * run + 3 * volume;
+}
+
+/* Along n seeded random directions: v_e in [-1, 1) from the seed
+ * (parameter node << 32) + direction, numeric (f(p + h v) - f(p - h v))
+ * / 2h against g . v in double. */
+static bool
+check_directions (Check *c, TpCheckGradient *g, const float *analytic,
+                  uint32_t n, double *v)
+{
+  TpNode p = g->parameter;
+  const double *base = c->d.base[p];
+  uint64_t volume = g->volume, cost;
+  Tally y = { 0 };
+  double *value, top = 1.0, h;
+
+  if (!pay (c, c->loss - p + 1))
+    return true;
+  value = tp_dinterp_select (&c->d, p);
+  if (value == NULL)
+    return false;
+  cost = direction_cost (c->d.deps_work + c->d.n_deps, volume);
+  for (uint64_t e = 0; e < volume; e++)
+    if (fabs (base[e]) > top)
+      top = fabs (base[e]);
+  h = STEP_SCALE * top;
+  for (uint32_t j = 0; j < n && pay (c, cost); j++)
+    {
+      uint64_t state = ((uint64_t) p << 32) + j;
+      double dot = 0.0, up, down;
+      bool kink = false;
+
+      for (uint64_t e = 0; e < volume; e++)
+        {
+          v[e] = ((double) (splitmix (&state) >> 32) - 2147483648.0)
+                 * 0x1p-31;
+          dot += (double) analytic[e] * v[e];
+        }
+      for (uint64_t e = 0; e < volume; e++)
+        value[e] = base[e] + h * v[e];
+      up = tp_dinterp_run (&c->d, &kink);
+      for (uint64_t e = 0; e < volume; e++)
+        value[e] = base[e] - h * v[e];
+      down = tp_dinterp_run (&c->d, &kink);
+      memcpy (value, base, (size_t) volume * sizeof *value);
+      tally (&y, g, j, dot, (up - down) / (2.0 * h), kink);
+    }
+  verdict (&y, g);
+  return true;
+}
+
+/* A parameter's figures for choosing how to check: whether its
+ * dependents were found within the budget, the scan, and one whole run. */
+typedef struct
+{
+  bool scanned;
+  uint64_t scan;
+  uint64_t run;
+  uint32_t directions;
+  uint32_t k;
+} Plan;
+
+static int
+compare_plans (const void *a, const void *b)
+{
+  const Plan *x = *(const Plan *const *) a, *y = *(const Plan *const *) b;
+  uint64_t cx = x->scan + x->run, cy = y->scan + y->run;
+
+  if (cx != cy)
+    return cx < cy ? -1 : 1;
+  return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* How many directions each scanned parameter gets: the same number for
+ * all, up to TP_CHECK_DIRECTIONS, when one each fits the budget left;
+ * else one each for the cheapest parameters, as many as fit. */
+static bool
+plan_directions (Check *c, Plan *plan, uint32_t n, TpArena *arena)
+{
+  uint64_t fixed = 0, per = 0, left = c->budget, d = 0;
+  Plan **order;
+  uint32_t m = 0;
+
+  for (uint32_t k = 0; k < n; k++)
+    if (plan[k].scanned)
+      {
+        fixed += plan[k].scan;
+        per += direction_cost (plan[k].run, c->out->grads[k].volume);
+        m++;
+      }
+  if (left >= fixed && per > 0)
+    d = (left - fixed) / per;
+  if (d >= 1)
+    {
+      if (d > TP_CHECK_DIRECTIONS)
+        d = TP_CHECK_DIRECTIONS;
+      for (uint32_t k = 0; k < n; k++)
+        plan[k].directions = plan[k].scanned ? (uint32_t) d : 0;
+      return true;
+    }
+  order = tp_arena_alloc (arena, (m > 0 ? m : 1) * sizeof *order);
+  if (order == NULL)
+    return false;
+  m = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (plan[k].scanned)
+      order[m++] = &plan[k];
+  qsort (order, m, sizeof *order, compare_plans);
+  for (uint32_t j = 0; j < m; j++)
+    {
+      uint64_t cost = order[j]->scan
+                      + direction_cost (order[j]->run,
+                                        c->out->grads[order[j]->k].volume);
+      if (cost <= left)
+        {
+          order[j]->directions = 1;
+          left -= cost;
+        }
+      else
+        c->out->cut = true;
+    }
+  return true;
+}
+
 bool
 tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
                     const TpNode *wrt, const TpNode *grads, uint32_t n_wrt,
                     float *const *values, TpArena *arena, TpCheck *out)
 {
-  Dbl d;
-  uint64_t elements = 0, budget = TP_CHECK_WORK, base_cost = 0;
-  uint64_t max_volume = 1;
+  Check c;
+  Plan *plan;
+  uint64_t estimate, along, limit, max_volume = 1;
+  double *v;
 
   memset (out, 0, sizeof *out);
   if (!tp_check_nonfinite (t, values, arena, &out->nonfinite))
@@ -657,7 +487,8 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
       return true;
     }
   out->grads = tp_arena_calloc (arena, n_wrt, sizeof *out->grads);
-  if (out->grads == NULL)
+  plan = tp_arena_calloc (arena, n_wrt, sizeof *plan);
+  if (out->grads == NULL || plan == NULL)
     return false;
   out->n_grads = n_wrt;
   for (uint32_t k = 0; k < n_wrt; k++)
@@ -668,678 +499,108 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
       g->volume = tp_shape_volume (&t->shape[wrt[k]]);
       g->sampled = g->volume > TP_CHECK_SAMPLE ? TP_CHECK_SAMPLE : g->volume;
       g->verdict = TP_VERDICT_UNCHECKED;
+      plan[k].k = k;
     }
 
-  memset (&d, 0, sizeof d);
-  d.t = t;
-  d.loss = loss;
-  d.anc = tp_arena_calloc (arena, loss + 1, 1);
-  d.dep = tp_arena_calloc (arena, loss + 1, 1);
-  d.base = tp_arena_calloc (arena, loss + 1, sizeof *d.base);
-  d.pert = tp_arena_calloc (arena, loss + 1, sizeof *d.pert);
-  d.cur = tp_arena_calloc (arena, loss + 1, sizeof *d.cur);
-  d.decide = tp_arena_calloc (arena, loss + 1, sizeof *d.decide);
-  if (d.anc == NULL || d.dep == NULL || d.base == NULL || d.pert == NULL
-      || d.cur == NULL || d.decide == NULL)
+  memset (&c, 0, sizeof c);
+  c.loss = loss;
+  c.out = out;
+  if (!tp_dinterp_init (&c.d, t, loss, arena))
     return false;
-  d.anc[loss] = 1;
-  for (TpNode i = loss + 1; i-- > 0;)
-    if (d.anc[i])
-      {
-        uint64_t volume = tp_shape_volume (&t->shape[i]);
-        for (uint32_t k = 0; k < tp_op_info[t->op[i]].arity; k++)
-          d.anc[t->arg[i][k]] = 1;
-        elements += 2 * volume;
-        base_cost += node_cost (t, i);
-        if (volume > max_volume)
-          max_volume = volume;
-      }
-  out->elements = elements;
-  if (elements > TP_CHECK_ELEMENTS)
+  out->elements = c.d.elements;
+  if (c.d.elements > TP_CHECK_ELEMENTS)
     {
       out->state = TP_CHECK_TOO_BIG;
       return true;
     }
-  if (base_cost > budget)
+  out->budget = 4 * c.d.base_work;
+  if (out->budget < TP_CHECK_WORK)
+    out->budget = TP_CHECK_WORK;
+  if (out->budget > TP_CHECK_WORK_MAX)
+    out->budget = TP_CHECK_WORK_MAX;
+  if (c.d.base_work > out->budget)
     {
       out->cut = true;
-      out->work = 0;
       return true;
     }
-  d.tmp_decide = tp_arena_alloc (arena, (size_t) max_volume);  /* <= TP_CHECK_ELEMENTS */
-  if (d.tmp_decide == NULL)
+  if (!tp_dinterp_run_base (&c.d))
     return false;
-  /* The base run. */
-  for (TpNode i = 0; i <= loss; i++)
-    {
-      size_t volume;
-      TpOp op;
-      if (!d.anc[i])
-        continue;
-      volume = (size_t) tp_shape_volume (&t->shape[i]);
-      op = (TpOp) t->op[i];
-      d.base[i] = tp_arena_alloc (arena, volume * sizeof (double));
-      d.pert[i] = tp_arena_alloc (arena, volume * sizeof (double));
-      if (d.base[i] == NULL || d.pert[i] == NULL)
-        return false;
-      if (op == TP_OP_MAXIMUM || op == TP_OP_STEP)
-        {
-          d.decide[i] = tp_arena_alloc (arena, volume);
-          if (d.decide[i] == NULL)
-            return false;
-        }
-      eval_node (t, i, d.base, d.base[i], d.decide[i], NULL);
-    }
-  budget -= base_cost;
-  out->work = base_cost;
-  for (TpNode i = 0; i <= loss; i++)
-    d.cur[i] = d.base[i];
+  atomic_fetch_add_explicit (&check_runs, 1, memory_order_relaxed);
+  c.budget = out->budget - c.d.base_work;
+  out->work = c.d.base_work;
 
+  /* Each parameter's dependents, and what each way of checking would
+   * cost: the base run, each parameter's scan twice (here and again for
+   * its runs), and two runs per sampled element or per direction.  An
+   * element's runs are first counted whole, then, when that is over the
+   * small budget, as the region of the parameter's first sampled
+   * element, parameter by parameter until the sum is over both. */
+  estimate = c.d.base_work;
+  along = c.d.base_work;
   for (uint32_t k = 0; k < n_wrt; k++)
     {
       TpCheckGradient *g = &out->grads[k];
       TpNode p = wrt[k];
-      const float *analytic = values[grads[k]];
-      uint64_t cost = 0, share, n_check;
-      bool have_worst = false, have_kink = false;
-      uint64_t first_kink = 0;
-      double worst = -1.0;
 
-      if (p > loss || !d.anc[p])
+      if (p > loss || !c.d.anc[p])
         {
-          /* The loss does not depend on it: the numeric gradient is 0,
-           * with no run needed. */
-          for (uint64_t s = 0; s < g->sampled; s++)
-            {
-              uint64_t e = g->volume > TP_CHECK_SAMPLE
-                           ? s * g->volume / TP_CHECK_SAMPLE : s;
-              double err = relative_error ((double) analytic[e], 0.0);
-              if (!finite_f (analytic[e]))
-                err = (double) INFINITY;
-              if (err > worst)
-                {
-                  worst = err;
-                  g->element = e;
-                  g->analytic = analytic[e];
-                  g->numeric = 0.0;
-                  g->relative_error = err;
-                }
-            }
-          g->checked = g->sampled;
-          g->verdict = !(worst <= TP_CHECK_TOLERANCE)
-                       ? (isinf (worst) ? TP_VERDICT_NONFINITE
-                                        : TP_VERDICT_DIFFERS)
-                       : TP_VERDICT_OK;
+          check_independent (g, values[grads[k]]);
           continue;
         }
-      /* Finding the dependent nodes scans [p, loss]: that is paid from
-       * the budget too, so many parameters cannot make it quadratic. */
-      if (loss - p + 1 > budget)
+      if (g->volume > max_volume)
+        max_volume = g->volume;
+      plan[k].scan = loss - p + 1;
+      if (!pay (&c, plan[k].scan))
+        continue;
+      if (tp_dinterp_select (&c.d, p) == NULL)
+        return false;
+      plan[k].scanned = true;
+      plan[k].run = c.d.deps_work + c.d.n_deps;
+      estimate += 2 * plan[k].scan + g->sampled * 2 * plan[k].run;
+      along += 2 * plan[k].scan
+               + TP_CHECK_DIRECTIONS * direction_cost (plan[k].run, g->volume);
+    }
+  limit = along > TP_CHECK_ELEMENT_WORK ? along : TP_CHECK_ELEMENT_WORK;
+  if (estimate > limit)
+    {
+      estimate = c.d.base_work;
+      for (uint32_t k = 0; k < n_wrt && estimate <= limit; k++)
         {
-          out->cut = true;
-          continue;
-        }
-      budget -= loss - p + 1;
-      out->work += loss - p + 1;
-      d.dep[p] = 1;
-      for (TpNode i = p; i <= loss; i++)
-        {
-          if (!d.anc[i])
+          TpCheckGradient *g = &out->grads[k];
+          uint64_t work;
+          if (!plan[k].scanned)
             continue;
-          for (uint32_t a = 0; a < tp_op_info[t->op[i]].arity; a++)
-            d.dep[i] = d.dep[i] || d.dep[t->arg[i][a]];
-          if (d.dep[i])
-            {
-              if (i != p)
-                d.cur[i] = d.pert[i];
-              cost += node_cost (t, i);
-            }
+          if (tp_dinterp_select (&c.d, wrt[k]) == NULL
+              || !tp_dinterp_region (&c.d, sample_element (g, 0), &work))
+            return false;
+          estimate += 2 * plan[k].scan + g->sampled * 2 * work;
         }
-      /* a perturbed run walks [p, loss] and evaluates the dependents */
-      cost = 2 * (cost + (loss - p + 1));
-      share = budget / (n_wrt - k);
-      n_check = cost > 0 ? share / cost : g->sampled;
-      if (n_check > g->sampled)
-        n_check = g->sampled;
-      if (n_check < g->sampled)
-        out->cut = true;
-      budget -= n_check * cost;
-      out->work += n_check * cost;
-      for (uint64_t s = 0; s < n_check; s++)
-        {
-          uint64_t e = g->volume > TP_CHECK_SAMPLE
-                       ? s * g->volume / TP_CHECK_SAMPLE : s;
-          double x = d.base[p][e];
-          double h = STEP_SCALE * (fabs (x) > 1.0 ? fabs (x) : 1.0);
-          double up, down, numeric, err;
-          bool kink = false;
+    }
+  out->element_work = estimate;
+  out->direction_work = along;
+  out->directions = estimate > limit;
 
-          d.base[p][e] = x + h;
-          up = perturbed_run (&d, p, &kink);
-          d.base[p][e] = x - h;
-          down = perturbed_run (&d, p, &kink);
-          d.base[p][e] = x;
-          numeric = (up - down) / (2.0 * h);
-          g->checked++;
-          if (kink)
-            {
-              g->kinks++;
-              if (!have_kink)
-                first_kink = e;
-              have_kink = true;
-              continue;
-            }
-          err = relative_error ((double) analytic[e], numeric);
-          if (!finite_f (analytic[e]) || !isfinite (numeric) || err != err)
-            err = (double) INFINITY;
-          if (!have_worst || err > worst)
-            {
-              worst = err;
-              have_worst = true;
-              g->element = e;
-              g->analytic = analytic[e];
-              g->numeric = numeric;
-              g->relative_error = err;
-            }
-        }
-      /* Back to the base run for the next parameter. */
-      for (TpNode i = p; i <= loss; i++)
-        {
-          d.dep[i] = 0;
-          d.cur[i] = d.base[i];
-        }
-      if (have_worst)
-        g->verdict = isinf (worst) ? TP_VERDICT_NONFINITE
-                     : worst > TP_CHECK_TOLERANCE ? TP_VERDICT_DIFFERS
-                     : TP_VERDICT_OK;
-      else if (have_kink)
-        {
-          /* Every checked element is a kink: show the first. */
-          double x = d.base[p][first_kink];
-          double h = STEP_SCALE * (fabs (x) > 1.0 ? fabs (x) : 1.0);
-          bool kink = false;
-          double up, down;
-          d.base[p][first_kink] = x + h;
-          up = perturbed_run (&d, p, &kink);
-          d.base[p][first_kink] = x - h;
-          down = perturbed_run (&d, p, &kink);
-          d.base[p][first_kink] = x;
-          g->verdict = TP_VERDICT_KINK;
-          g->element = first_kink;
-          g->analytic = analytic[first_kink];
-          g->numeric = (up - down) / (2.0 * h);
-          g->relative_error = relative_error ((double) g->analytic, g->numeric);
-        }
+  if (!out->directions)
+    {
+      for (uint32_t k = 0; k < n_wrt; k++)
+        if (plan[k].scanned
+            && !check_elements (&c, &out->grads[k], values[grads[k]]))
+          return false;
+      return true;
+    }
+  v = tp_arena_alloc (arena, (size_t) max_volume * sizeof *v);
+  if (v == NULL || !plan_directions (&c, plan, n_wrt, arena))
+    return false;
+  for (uint32_t k = 0; k < n_wrt; k++)
+    {
+      TpCheckGradient *g = &out->grads[k];
+      if (g->parameter > loss || !c.d.anc[g->parameter])
+        continue;
+      g->along = true;
+      if (plan[k].directions > 0
+          && !check_directions (&c, g, values[grads[k]], plan[k].directions,
+                                v))
+        return false;
     }
   return true;
-}
-
-static const char *const verdict_names[] = {
-  [TP_VERDICT_OK] = "ok",
-  [TP_VERDICT_DIFFERS] = "differs",
-  [TP_VERDICT_KINK] = "kink",
-  [TP_VERDICT_NONFINITE] = "nonfinite",
-  [TP_VERDICT_UNCHECKED] = "unchecked",
-};
-
-/* "[0, 1]" for a flat index of shape; "[]" for rank 0. */
-static void
-put_element (TpBuf *out, const TpShape *s, uint64_t e)
-{
-  uint32_t idx[TP_MAX_RANK];
-
-  for (uint32_t d = s->rank; d-- > 0;)
-    {
-      idx[d] = (uint32_t) (e % s->dims[d]);
-      e /= s->dims[d];
-    }
-  tp_buf_putc (out, '[');
-  for (uint32_t d = 0; d < s->rank; d++)
-    {
-      if (d > 0)
-        tp_buf_puts (out, ", ");
-      tp_buf_u64 (out, idx[d]);
-    }
-  tp_buf_putc (out, ']');
-}
-
-/* A relative error with two significant digits: "0", "6.0e-8", "1.2e0";
- * non-finite as "inf".  Digits come from integer arithmetic on a value
- * scaled by exact powers of ten (computed by repeated multiplication),
- * so no printf decides them. */
-static void
-put_error (TpBuf *out, double x)
-{
-  int exp10 = 0;
-  uint64_t digits;
-
-  if (!(x == x) || x > DBL_MAX)
-    {
-      tp_buf_puts (out, "inf");
-      return;
-    }
-  if (x <= 0.0)
-    {
-      tp_buf_putc (out, '0');
-      return;
-    }
-  while (x >= 10.0)
-    {
-      x /= 10.0;
-      exp10++;
-    }
-  while (x < 1.0)
-    {
-      x *= 10.0;
-      exp10--;
-    }
-  digits = (uint64_t) (x * 10.0 + 0.5);
-  if (digits >= 100)
-    {
-      digits /= 10;
-      exp10++;
-    }
-  tp_buf_putc (out, (char) ('0' + digits / 10));
-  tp_buf_putc (out, '.');
-  tp_buf_putc (out, (char) ('0' + digits % 10));
-  tp_buf_putc (out, 'e');
-  if (exp10 < 0)
-    {
-      tp_buf_putc (out, '-');
-      exp10 = -exp10;
-    }
-  tp_buf_u64 (out, (uint64_t) exp10);
-}
-
-/* The numeric value as the f32 it rounds to, Rust Display. */
-static void
-put_numeric (TpBuf *out, double x)
-{
-  tp_buf_f32 (out, (float) x);
-}
-
-static const char *
-op_symbol (TpOp op)
-{
-  switch (op)
-    {
-    case TP_OP_ADD:
-      return " + ";
-    case TP_OP_SUB:
-      return " - ";
-    case TP_OP_MUL:
-      return " * ";
-    case TP_OP_DIV:
-      return " / ";
-    case TP_OP_MAXIMUM:
-    case TP_OP_STEP:
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-    case TP_OP_NEG:
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-    case TP_OP_MATMUL:
-    case TP_OP_SUM:
-    case TP_OP_SUM_ALONG:
-    case TP_OP_BROADCAST:
-    case TP_OP_BROADCAST_ALONG:
-    case TP_OP_RESHAPE:
-    case TP_OP_PERMUTE:
-    case TP_OP_LOG_SOFTMAX:
-    case TP_OP_LOG_SUM_EXP:
-      break;
-    }
-  return NULL;
-}
-
-/* "ln(-0.5)", "0 / 0", "maximum(a, b)", or for an op without per-element
- * operands a phrase. */
-static void
-put_birth (TpBuf *out, const TpTape *t, const TpNonfinite *nf)
-{
-  TpOp op = (TpOp) t->op[nf->node];
-  const char *sym = op_symbol (op);
-
-  switch (op)
-    {
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-      tp_buf_puts (out, "the written value");
-      return;
-    case TP_OP_MATMUL:
-      tp_buf_puts (out, "the sum of products");
-      return;
-    case TP_OP_SUM:
-    case TP_OP_SUM_ALONG:
-      tp_buf_puts (out, "the running sum");
-      return;
-    case TP_OP_LOG_SUM_EXP:
-      tp_buf_puts (out, "logsumexp of the row");
-      return;
-    case TP_OP_BROADCAST_ALONG:
-    case TP_OP_PERMUTE:
-      tp_buf_puts (out, "a copy");
-      return;
-    case TP_OP_NEG:
-      tp_buf_putc (out, '-');
-      tp_buf_f32 (out, nf->operands[0]);
-      return;
-    case TP_OP_ADD:
-    case TP_OP_SUB:
-    case TP_OP_MUL:
-    case TP_OP_DIV:
-      tp_buf_f32 (out, nf->operands[0]);
-      tp_buf_puts (out, sym);
-      tp_buf_f32 (out, nf->operands[1]);
-      return;
-    case TP_OP_MAXIMUM:
-    case TP_OP_STEP:
-      tp_buf_puts (out, op == TP_OP_MAXIMUM ? "maximum(" : "step(");
-      tp_buf_f32 (out, nf->operands[0]);
-      tp_buf_puts (out, ", ");
-      tp_buf_f32 (out, nf->operands[1]);
-      tp_buf_putc (out, ')');
-      return;
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-    case TP_OP_RESHAPE:
-    case TP_OP_BROADCAST:
-    case TP_OP_LOG_SOFTMAX:
-      {
-        static const char *const fn[TP_N_OPS] = {
-          [TP_OP_EXP] = "exp", [TP_OP_LN] = "ln", [TP_OP_SQRT] = "sqrt",
-          [TP_OP_TANH] = "tanh", [TP_OP_SIN] = "sin", [TP_OP_COS] = "cos",
-          [TP_OP_RESHAPE] = "reshape", [TP_OP_BROADCAST] = "broadcast",
-          [TP_OP_LOG_SOFTMAX] = "log_softmax at",
-        };
-        tp_buf_puts (out, fn[op]);
-        tp_buf_putc (out, op == TP_OP_LOG_SOFTMAX ? ' ' : '(');
-        tp_buf_f32 (out, nf->operands[0]);
-        if (op != TP_OP_LOG_SOFTMAX)
-          tp_buf_putc (out, ')');
-      }
-      return;
-    }
-}
-
-static void
-put_nonfinite_sentence (TpBuf *out, const TpTape *t, const TpNonfinite *nf)
-{
-  tp_buf_puts (out, "node ");
-  tp_buf_u64 (out, nf->node);
-  tp_buf_putc (out, ' ');
-  tp_buf_puts (out, tp_op_info[t->op[nf->node]].name);
-  tp_buf_puts (out, ", element ");
-  put_element (out, &t->shape[nf->node], nf->element);
-  tp_buf_puts (out, ": ");
-  put_birth (out, t, nf);
-  tp_buf_puts (out, " = ");
-  tp_buf_f32 (out, nf->value);
-  tp_buf_puts (out, "; ");
-  tp_buf_u64 (out, nf->inherited_by);
-  tp_buf_puts (out, nf->inherited_by == 1 ? " later node inherits it"
-                                          : " later nodes inherit it");
-}
-
-void
-tp_check_describe (const TpCheck *c, const TpTape *t, const char *loss_name,
-                   const char *const *names, float *const *values,
-                   TpBuf *out, TpCheckVerdict *verdict)
-{
-  uint32_t differs = 0, kinks = 0, unchecked = 0, nonfinite = 0;
-  size_t width = 0;
-
-  (void) values;
-  verdict->at = out->len + strlen ("gradient check: ");
-  verdict->outcome = TP_OUTCOME_UNCHECKED;
-  verdict->differing = 0;
-  switch (c->state)
-    {
-    case TP_CHECK_NO_DERIVATIVE:
-      tp_buf_puts (out, "gradient check: no derivative to check\n");
-      break;
-    case TP_CHECK_TOO_BIG:
-      tp_buf_puts (out, "gradient check: not run: the target's ancestors "
-                        "hold ");
-      tp_buf_u64 (out, c->elements / 2);
-      tp_buf_puts (out, " elements, over the double interpreter's ");
-      tp_buf_u64 (out, TP_CHECK_ELEMENTS / 2);
-      tp_buf_putc (out, '\n');
-      break;
-    case TP_CHECK_DONE:
-      tp_buf_puts (out, "gradient check: central differences in double, "
-                        "step cbrt(eps) * max(1, |p|), tolerance 1e-3\n");
-      for (uint32_t k = 0; k < c->n_grads && k < TP_CHECK_TEXT_LINES; k++)
-        {
-          size_t len = strlen (loss_name) + strlen (names[k]) + 7;
-          if (len > width)
-            width = len;
-        }
-      for (uint32_t k = 0; k < c->n_grads; k++)
-        {
-          const TpCheckGradient *g = &c->grads[k];
-          const TpShape *s = &t->shape[g->parameter];
-          size_t mark = out->len;
-          differs += g->verdict == TP_VERDICT_DIFFERS;
-          kinks += g->verdict == TP_VERDICT_KINK;
-          unchecked += g->verdict == TP_VERDICT_UNCHECKED;
-          nonfinite += g->verdict == TP_VERDICT_NONFINITE;
-          if (k >= TP_CHECK_TEXT_LINES)
-            continue;
-          tp_buf_puts (out, "d ");
-          tp_buf_puts (out, loss_name);
-          tp_buf_puts (out, " / d ");
-          tp_buf_puts (out, names[k]);
-          tp_buf_pad_from (out, mark, width);
-          tp_buf_putc (out, ' ');
-          mark = out->len;
-          tp_buf_puts (out, verdict_names[g->verdict]);
-          tp_buf_pad_from (out, mark, 10);
-          tp_buf_putc (out, ' ');
-          if (g->verdict == TP_VERDICT_UNCHECKED)
-            tp_buf_puts (out, "no element fits the work budget");
-          else
-            {
-              tp_buf_puts (out, g->verdict == TP_VERDICT_KINK ? "at "
-                                                              : "worst ");
-              put_element (out, s, g->element);
-              tp_buf_puts (out, ": analytic ");
-              tp_buf_f32 (out, g->analytic);
-              tp_buf_puts (out, ", numeric ");
-              put_numeric (out, g->numeric);
-              tp_buf_puts (out, ", relative error ");
-              put_error (out, g->relative_error);
-            }
-          tp_buf_puts (out, " (");
-          tp_buf_u64 (out, g->checked);
-          tp_buf_puts (out, " of ");
-          tp_buf_u64 (out, g->volume);
-          tp_buf_puts (out, g->volume == 1 ? " element" : " elements");
-          if (g->sampled < g->volume)
-            tp_buf_puts (out, ", sampled");
-          if (g->kinks > 0)
-            {
-              tp_buf_puts (out, ", ");
-              tp_buf_u64 (out, g->kinks);
-              tp_buf_puts (out, g->kinks == 1 ? " kink" : " kinks");
-            }
-          tp_buf_puts (out, ")\n");
-        }
-      if (c->n_grads > TP_CHECK_TEXT_LINES)
-        {
-          tp_buf_puts (out, "... ");
-          tp_buf_u64 (out, c->n_grads - TP_CHECK_TEXT_LINES);
-          tp_buf_puts (out, " more parameters: the text lists the first ");
-          tp_buf_u64 (out, TP_CHECK_TEXT_LINES);
-          tp_buf_putc (out, '\n');
-        }
-      if (c->cut)
-        {
-          tp_buf_puts (out, "the work budget (");
-          tp_buf_u64 (out, TP_CHECK_WORK);
-          tp_buf_puts (out, ") checked fewer elements\n");
-        }
-      verdict->at = out->len;
-      verdict->differing = differs;
-      verdict->outcome = differs > 0 ? TP_OUTCOME_DIFFER
-                         : nonfinite > 0 ? TP_OUTCOME_NONFINITE
-                         : unchecked == c->n_grads ? TP_OUTCOME_UNCHECKED
-                         : TP_OUTCOME_AGREE;
-      if (differs > 0)
-        {
-          tp_buf_u64 (out, differs);
-          tp_buf_puts (out, differs == 1
-                            ? " gradient differs from finite differences\n"
-                            : " gradients differ from finite differences\n");
-        }
-      else if (nonfinite > 0)
-        tp_buf_puts (out, "a gradient or the loss is not finite: see where "
-                          "the non-finite value is born\n");
-      else if (unchecked == c->n_grads)
-        tp_buf_puts (out, "no gradient was checked\n");
-      else if (kinks > 0)
-        tp_buf_puts (out, "the checked gradients agree with finite "
-                          "differences, away from kinks\n");
-      else if (unchecked > 0 || c->cut)
-        tp_buf_puts (out, "the checked elements agree with finite "
-                          "differences\n");
-      else
-        tp_buf_puts (out, "all gradients agree with finite differences\n");
-      break;
-    }
-  {
-    const char *nl = out->data != NULL && verdict->at < out->len
-                     ? memchr (out->data + verdict->at, '\n',
-                               out->len - verdict->at) : NULL;
-    verdict->len = nl != NULL ? (size_t) (nl - out->data) - verdict->at : 0;
-  }
-  if (c->nonfinite.found)
-    {
-      tp_buf_puts (out, "non-finite: ");
-      put_nonfinite_sentence (out, t, &c->nonfinite);
-      tp_buf_putc (out, '\n');
-    }
-  else
-    tp_buf_puts (out, "non-finite: none, every value is finite\n");
-}
-
-static void
-json_element (TpBuf *out, const TpShape *s, uint64_t e)
-{
-  uint32_t idx[TP_MAX_RANK];
-
-  for (uint32_t d = s->rank; d-- > 0;)
-    {
-      idx[d] = (uint32_t) (e % s->dims[d]);
-      e /= s->dims[d];
-    }
-  tp_buf_putc (out, '[');
-  for (uint32_t d = 0; d < s->rank; d++)
-    {
-      if (d > 0)
-        tp_buf_putc (out, ',');
-      tp_buf_u64 (out, idx[d]);
-    }
-  tp_buf_putc (out, ']');
-}
-
-/* A relative error in JSON: a number, or "inf". */
-static void
-json_error (TpBuf *out, double x)
-{
-  if (!(x == x) || x > DBL_MAX)
-    tp_buf_puts (out, "\"inf\"");
-  else
-    put_error (out, x);
-}
-
-void
-tp_check_json (const TpCheck *c, const TpTape *t, const char *const *names,
-               const TpCheckVerdict *v, const char *text, TpBuf *out)
-{
-  static const char *const outcomes[] = {
-    [TP_OUTCOME_AGREE] = "agree", [TP_OUTCOME_DIFFER] = "differ",
-    [TP_OUTCOME_NONFINITE] = "nonfinite", [TP_OUTCOME_UNCHECKED] = "unchecked",
-  };
-
-  tp_buf_puts (out, "{\"outcome\":");
-  if (c == NULL)
-    tp_buf_puts (out, "null,\"verdict\":\"\"");
-  else
-    {
-      tp_buf_putc (out, '"');
-      tp_buf_puts (out, outcomes[v->outcome]);
-      tp_buf_puts (out, "\",\"verdict\":");
-      tp_json_string (out, text + v->at, v->len);
-    }
-  tp_buf_puts (out, ",\"gradients\":[");
-  for (uint32_t k = 0; c != NULL && k < c->n_grads; k++)
-    {
-      const TpCheckGradient *g = &c->grads[k];
-      bool none = g->verdict == TP_VERDICT_UNCHECKED;
-      if (k > 0)
-        tp_buf_putc (out, ',');
-      tp_buf_puts (out, "{\"parameter\":");
-      tp_json_string (out, names[k], strlen (names[k]));
-      tp_buf_puts (out, ",\"element\":");
-      if (none)
-        tp_buf_puts (out, "[]");
-      else
-        json_element (out, &t->shape[g->parameter], g->element);
-      tp_buf_puts (out, ",\"analytic\":");
-      if (none)
-        tp_buf_puts (out, "null");
-      else
-        tp_json_f32 (out, g->analytic);
-      tp_buf_puts (out, ",\"numeric\":");
-      if (none)
-        tp_buf_puts (out, "null");
-      else
-        tp_json_f32 (out, (float) g->numeric);
-      tp_buf_puts (out, ",\"relative_error\":");
-      if (none)
-        tp_buf_puts (out, "null");
-      else
-        json_error (out, g->relative_error);
-      tp_buf_puts (out, ",\"verdict\":\"");
-      tp_buf_puts (out, verdict_names[g->verdict]);
-      tp_buf_puts (out, "\"}");
-    }
-  tp_buf_puts (out, "],\"nonfinite\":");
-  if (c == NULL || !c->nonfinite.found)
-    tp_buf_puts (out, "null");
-  else
-    {
-      const TpNonfinite *nf = &c->nonfinite;
-      tp_buf_puts (out, "{\"node\":");
-      tp_buf_u64 (out, nf->node);
-      tp_buf_puts (out, ",\"element\":");
-      json_element (out, &t->shape[nf->node], nf->element);
-      tp_buf_puts (out, ",\"op\":\"");
-      tp_buf_puts (out, tp_op_info[t->op[nf->node]].name);
-      tp_buf_puts (out, "\",\"operands\":[");
-      for (uint32_t k = 0; k < nf->n_operands; k++)
-        {
-          if (k > 0)
-            tp_buf_putc (out, ',');
-          tp_json_f32 (out, nf->operands[k]);
-        }
-      tp_buf_puts (out, "],\"value\":\"");
-      tp_buf_puts (out, nf->value != nf->value ? "NaN"
-                        : nf->value > 0 ? "inf" : "-inf");
-      tp_buf_puts (out, "\",\"inherited_by\":");
-      tp_buf_u64 (out, nf->inherited_by);
-      tp_buf_putc (out, '}');
-    }
-  tp_buf_putc (out, '}');
 }

@@ -23,13 +23,20 @@
 #include "tp-tape.h"
 
 /* The work budget of one gradient check, in the double interpreter's
- * estimated multiply-adds (one per element for element-wise ops, m*k*n
- * for a matmul): one base run plus two runs of the parameter's dependent
- * nodes per checked element.  About 0.1 s on one core.  The fuzz build
- * lowers it. */
+ * estimated multiply-adds (the op table's WORK column, as the tape counts
+ * it): four times the base run's, at least TP_CHECK_WORK and at most
+ * TP_CHECK_WORK_MAX.  The base run, then element by element or along
+ * random directions share it (tp-check.c).  The fuzz build lowers it. */
 #ifndef TP_CHECK_WORK
-#define TP_CHECK_WORK (UINT64_C (1) << 26)
+#define TP_CHECK_WORK (UINT64_C (1) << 23)
 #endif
+#define TP_CHECK_WORK_MAX (8 * TP_CHECK_WORK)
+/* The small budget: the element-by-element check is chosen when its
+ * estimated cost fits it, or is no more than that of checking every
+ * parameter along TP_CHECK_DIRECTIONS random directions. */
+#define TP_CHECK_ELEMENT_WORK (TP_CHECK_WORK / 8)
+/* The most random directions per parameter. */
+#define TP_CHECK_DIRECTIONS 4u
 /* The most elements the double interpreter holds (base and perturbed
  * values of the target's ancestors together); a bigger program is not
  * checked, and the reading says so. */
@@ -58,14 +65,16 @@ typedef struct
   TpNode parameter;
   TpNode gradient;
   TpVerdict verdict;
-  uint64_t element;       /* flat index of the worst element */
+  bool along;             /* checked along random directions */
+  uint64_t element;       /* flat index of the worst element; along
+                           * directions, the worst direction's index */
   float analytic;
   double numeric;
   double relative_error;
   uint64_t volume;        /* the parameter's elements */
   uint64_t sampled;       /* elements chosen (all, or TP_CHECK_SAMPLE) */
-  uint64_t checked;       /* elements checked within the budget */
-  uint64_t kinks;         /* checked elements at a kink */
+  uint64_t checked;       /* elements (directions) checked */
+  uint64_t kinks;         /* checked elements (directions) at a kink */
 } TpCheckGradient;
 
 typedef struct
@@ -91,7 +100,13 @@ typedef struct
   TpCheckState state;
   TpCheckGradient *grads;
   uint32_t n_grads;
-  bool cut;               /* the budget checked fewer elements */
+  bool cut;               /* the budget checked fewer elements, or
+                           * fewer parameters along directions */
+  bool directions;        /* along random directions */
+  uint64_t budget;        /* the work budget */
+  uint64_t element_work;  /* the element-by-element check's estimate
+                           * (a part of it, once over the limit) */
+  uint64_t direction_work; /* TP_CHECK_DIRECTIONS directions' estimate */
   uint64_t work;          /* estimated work spent */
   uint64_t elements;      /* the double interpreter's elements */
   TpNonfinite nonfinite;
@@ -103,11 +118,17 @@ bool tp_check_nonfinite (const TpTape *tape, float *const *values,
                          TpArena *arena, TpNonfinite *out);
 
 /* The gradient check of loss (rank 0) for wrt[k] against grads[k]; grads
- * NULL means there is no derivative.  False when memory runs out. */
+ * NULL means there is no derivative.  Finds the non-finite origin too.
+ * False when memory runs out. */
 bool tp_check_gradients (const TpTape *tape, uint32_t spec_nodes,
                          TpNode loss, const TpNode *wrt, const TpNode *grads,
                          uint32_t n_wrt, float *const *values,
                          TpArena *arena, TpCheck *out);
+
+/* How many gradient checks (base runs of the double interpreter) the
+ * engine has run since it started, in any thread: for tests that prove a
+ * path does not run the check. */
+uint64_t tp_check_runs (void);
 
 /* Where the reading's verdict sentence is (bytes of out, without the
  * newline) and what it says (tp-engine.h's TpCheckOutcome). */

@@ -187,6 +187,10 @@ TpNode  tp_tape_record  (TpTape *tape, TpOp op, TpNode a, TpNode b,
                          const TpAttr *attr, const TpShape *target,
                          float *payload);
 
+/* The interpreter's estimated work of recorded node i, as the tape counts
+ * it against TP_LIMIT_WORK (the op's WORK column). */
+uint64_t tp_tape_node_work (const TpTape *tape, TpNode i);
+
 /* Room for a source's payload, after checking the element limits (so a
  * refused shape is never allocated).  NULL with tape->error set. */
 float  *tp_tape_alloc_payload (TpTape *tape, const TpShape *shape);

@@ -1,14 +1,21 @@
 /* bench-check: what the check reading costs.  For each program (the
  * samples by default, or the files given), the median thread CPU time of
  * the gradient check alone (tp_check_gradients: the double interpreter's
- * base run and two runs per checked element), beside a whole compile of
- * every reading, and the check's estimated work against its budget.
- * Prints figures, asserts nothing.
+ * base run, and two runs per checked element or direction), beside a
+ * whole compile of every reading, how it checked (elements, or random
+ * directions) and the check's estimated work against its budget.  With
+ * the samples, also generated programs: a 64-128-10 MLP and the deep
+ * chains of 300 and 1,000 lines (x = input [4, 8], then layers
+ * wK = parameter [8, 8], hK = tanh(hPREV @ wK) + hPREV, and
+ * loss = sum(hN * hN)); the chains are left in /tmp so that another
+ * build's bench can time the same files.  Prints figures, asserts
+ * nothing.
  *
  *   build/tests/bench/bench-check [SAMPLES_DIR | FILE...] */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "bench-util.h"
@@ -29,7 +36,8 @@ compare_double (const void *a, const void *b)
 /* One check of src: its CPU seconds, or a negative number when the
  * program does not read or has no derivative. */
 static double
-check_once (const char *src, size_t len, uint64_t *work, uint64_t *checked)
+check_once (const char *src, size_t len, uint64_t *work, uint64_t *checked,
+            uint64_t *budget, bool *directions)
 {
   TpArena arena;
   TpProgram prog;
@@ -62,6 +70,8 @@ check_once (const char *src, size_t len, uint64_t *work, uint64_t *checked)
     goto done;
   t1 = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
   *work = check.work;
+  *budget = check.budget;
+  *directions = check.directions;
   *checked = 0;
   for (uint32_t k = 0; k < check.n_grads; k++)
     *checked += check.grads[k].checked;
@@ -85,7 +95,8 @@ bench_file (const char *path)
 {
   enum { REPS = 41 };
   double check[REPS], whole[REPS];
-  uint64_t work = 0, checked = 0;
+  uint64_t work = 0, checked = 0, budget = 0;
+  bool directions = false;
   size_t len;
   char *src = bench_read_file (path, &len);
   TpSession *s = tp_session_new ();
@@ -100,7 +111,8 @@ bench_file (const char *path)
     }
   for (int r = 0; r < REPS; r++)
     {
-      check[r] = check_once (src, len, &work, &checked);
+      check[r] = check_once (src, len, &work, &checked, &budget,
+                             &directions);
       whole[r] = compile_once (s, src, len);
     }
   qsort (check, REPS, sizeof check[0], compare_double);
@@ -110,12 +122,35 @@ bench_file (const char *path)
             name != NULL ? name + 1 : path);
   else
     printf ("%-34s check %9.3f ms  whole compile %9.3f ms  "
-            "%7llu elements checked  work %10llu of %llu\n",
+            "%7llu %-10s checked  work %10llu of %llu\n",
             name != NULL ? name + 1 : path, check[REPS / 2] * 1e3,
             whole[REPS / 2] * 1e3, (unsigned long long) checked,
-            (unsigned long long) work, (unsigned long long) TP_CHECK_WORK);
+            directions ? "directions" : "elements",
+            (unsigned long long) work, (unsigned long long) budget);
   free (src);
   tp_session_free (s);
+}
+
+/* The n-line chain (as the brief's generator writes it) into path. */
+static bool
+write_chain (const char *path, int n)
+{
+  FILE *f = fopen (path, "wb");
+  char prev[32] = "x";
+  int lines = 2;
+
+  if (f == NULL)
+    return false;
+  fprintf (f, "# a %d-line program: a deep chain of small layers\n"
+              "x = input [4, 8]\n", n);
+  for (int i = 0; lines < n - 1; i++, lines += 2)
+    {
+      fprintf (f, "w%d = parameter [8, 8]\nh%d = tanh(%s @ w%d) + %s\n", i,
+               i, prev, i, prev);
+      snprintf (prev, sizeof prev, "h%d", i);
+    }
+  fprintf (f, "loss = sum(%s * %s)\n", prev, prev);
+  return fclose (f) == 0;
 }
 
 static int
@@ -164,7 +199,8 @@ main (int argc, char **argv)
       bench_file (paths[k]);
       free (paths[k]);
     }
-  /* A program that spends the whole budget: what the budget costs. */
+  /* Generated programs: an MLP checked along directions, and the deep
+   * chains. */
   {
     static const char wide[] =
       "w1 = parameter [64, 128]\nw2 = parameter [128, 10]\n"
@@ -174,10 +210,22 @@ main (int argc, char **argv)
     FILE *f = fopen (tmp, "wb");
     if (f != NULL && fputs (wide, f) >= 0 && fclose (f) == 0)
       {
-        printf ("(generated: a 64-128-10 MLP on 32 rows, over the budget)\n");
+        printf ("(generated: a 64-128-10 MLP on 32 rows)\n");
         bench_file (tmp);
         remove (tmp);
       }
   }
+  for (int k = 0; k < 2; k++)
+    {
+      int lines = k == 0 ? 300 : 1000;
+      char path[64];
+      snprintf (path, sizeof path, "/tmp/bench-check-chain-%d.tape", lines);
+      if (write_chain (path, lines))
+        {
+          printf ("(generated: a %d-line program, a deep chain of small "
+                  "layers: %s)\n", lines, path);
+          bench_file (path);
+        }
+    }
   return 0;
 }

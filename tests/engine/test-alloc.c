@@ -180,6 +180,16 @@ test_sweep_check (void)
          "loss = error * error\n");
 }
 
+/* The check along random directions (element by element would cost
+ * more), with a kink along every direction. */
+static void
+test_sweep_directions (void)
+{
+  sweep ("w = parameter [32, 32]\nx = input [32, 32]\nv = parameter 0.0\n"
+         "error = sum(tanh(tanh(x @ w) @ x)) + relu(v)\n"
+         "loss = error * error\n");
+}
+
 static void
 test_sweep_refused (void)
 {
@@ -252,6 +262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/alloc/sweep-readme", test_sweep_readme);
   g_test_add_func ("/topos/alloc/sweep-everything", test_sweep_everything);
   g_test_add_func ("/topos/alloc/sweep-check", test_sweep_check);
+  g_test_add_func ("/topos/alloc/sweep-directions", test_sweep_directions);
   g_test_add_func ("/topos/alloc/sweep-refused", test_sweep_refused);
   g_test_add_func ("/topos/alloc/sweep-train", test_sweep_train);
   return g_test_run ();

@@ -2,9 +2,12 @@
  * docs/decisions.md): the gradient check agrees on every sample and golden
  * program and catches a broken backward rule for that parameter only; the
  * non-finite origin names the exact node and element; the memory numbers
- * are the plan's; explain has a sentence per node. */
+ * are the plan's; explain has a sentence per node; a program too big for
+ * element by element is checked along random directions, still catching
+ * a broken rule, the same in every run. */
 #include <stdlib.h>
 
+#include "tp-check.h"
 #include "tp-diff.h"
 #include "tp-test-util.h"
 
@@ -494,8 +497,25 @@ test_kink (void)
   g_assert_cmpstr (v, ==, "ok");
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
                             "away from kinks\n"));
+  /* The kink's central difference: (relu(h) - relu(-h)) / 2h. */
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
+                            "\nd loss / d w kink       at []: analytic 1, "
+                            "numeric 0.5, relative error 5.0e-1 (1 of 1 "
+                            "element, 1 kink)\n"));
   g_free (w);
   g_free (v);
+  tp_session_free (s);
+  /* Along random directions (element by element costs more): every
+   * direction moves v across relu's 0. */
+  s = tp_test_compile ("w = parameter [32, 32]\nx = input [32, 32]\n"
+                       "v = parameter 0.0\n"
+                       "loss = sum(tanh(tanh(x @ w) @ x)) + relu(v)\n",
+                       NULL, NULL, TP_STATUS_OK);
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
+                            "\nd loss / d v kink       at direction 0: "
+                            "analytic 0.8101305, numeric 0.40506524, "
+                            "relative error 4.1e-1 (along 4 random "
+                            "directions, 1 element, 4 kinks)\n"));
   tp_session_free (s);
 }
 
@@ -512,26 +532,30 @@ test_sample_and_budget (void)
   g_assert_null (strstr (tp_session_reading (s, TP_READING_CHECK),
                          "work budget"));
   tp_session_free (s);
-  /* A 256 x 256 x 256 matmul is 2^24 multiply-adds: the base run and
-   * one element's two runs (about 2^25) fit the 2^26 budget, a second
-   * element does not. */
+  /* A 256 x 256 x 256 matmul is 2^24 multiply-adds: the budget is four
+   * times the base run's, at most 2^26.  An element of w reaches one
+   * column of the product (256 x 256 multiply-adds), so each element's
+   * two runs cost 2 x 65539 and 382 fit after the base run. */
   s = tp_test_compile ("w = parameter [256, 256]\nx = input [256, 256]\n"
                        "loss = sum(x @ w)\n", NULL, NULL, TP_STATUS_OK);
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
-                            " (1 of 65536 elements, sampled)\n"));
+                            " (382 of 65536 elements, sampled)\n"));
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
                             "\nthe work budget (67108864) checked fewer "
                             "elements\nthe checked elements agree with "
                             "finite differences\n"));
   tp_session_free (s);
-  /* 320^3 is about 2^25: the base run fits, one element's two do not. */
-  s = tp_test_compile ("w = parameter [320, 320]\nx = input [320, 320]\n"
-                       "loss = sum(x @ w)\n", NULL, NULL, TP_STATUS_OK);
+  /* Past the matmul, a second one reads the whole changed column: element
+   * by element costs more than four directions, and one direction (two
+   * runs of both 300^3 matmuls) does not fit what the base run left. */
+  s = tp_test_compile ("w = parameter [300, 300]\nx = input [300, 300]\n"
+                       "y = input [300, 300]\nloss = sum(tanh(x @ w) @ y)\n",
+                       NULL, NULL, TP_STATUS_OK);
   g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
-                            " unchecked  no element fits the work budget "
-                            "(0 of 102400 elements, sampled)\n"));
-  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_CHECK),
-                            "\nno gradient was checked\n"));
+                            " unchecked  no direction fits the work budget "
+                            "(along 0 random directions, 90000 elements)\n"
+                            "the work budget (67108864) checked fewer "
+                            "parameters\nno gradient was checked\n"));
   tp_session_free (s);
 }
 
@@ -608,6 +632,147 @@ test_memory_observe (void)
   tp_session_free (s);
 }
 
+/* A program too big for element by element: every parameter along four
+ * seeded directions, said in the header, each line and the JSON. */
+static void
+test_directions (void)
+{
+  char *src = tp_test_chain (40, "", "");
+  TpSession *s = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  const char *check = tp_session_reading (s, TP_READING_CHECK);
+  char *json = tp_session_to_json (s);
+  guint lines = 0;
+
+  g_assert_true (g_str_has_prefix (check, "gradient check: central "
+                                          "differences in double along "
+                                          "seeded random directions v, "));
+  g_assert_nonnull (strstr (check, "\nelement by element would cost more "
+                                   "than 1048576 estimated multiply-adds "
+                                   "and more than 4 directions a "
+                                   "parameter ("));
+  for (const char *l = check; *l; l = strchr (l, '\n') + 1)
+    if (g_str_has_prefix (l, "d loss / d w"))
+      {
+        char *line = g_strndup (l, strcspn (l, "\n"));
+        if (strstr (line, " ok ") == NULL
+            || !g_str_has_suffix (line, "(along 4 random directions, 64 "
+                                        "elements)"))
+          g_error ("%s", line);
+        g_free (line);
+        lines++;
+      }
+  g_assert_cmpuint (lines, ==, 40);
+  g_assert_nonnull (strstr (check, "\nall gradients agree with finite "
+                                   "differences along random directions\n"));
+  g_assert_nonnull (strstr (json, "{\"parameter\":\"w0\",\"element\":[],"
+                                  "\"analytic\":"));
+  g_assert_nonnull (strstr (json, "\"verdict\":\"ok\",\"directions\":4,"
+                                  "\"direction\":"));
+  g_assert_nonnull (strstr (json, "\"check\":{\"outcome\":\"agree\","));
+  tp_string_free (json);
+  tp_session_free (s);
+  g_free (src);
+}
+
+/* The verdict of parameter `name` in a direction-mode reading. */
+static void
+expect_along (TpSession *s, const char *name, const char *verdict)
+{
+  char *v = verdict_of (s, name);
+  char *line_start = g_strdup_printf ("d loss / d %s ", name);
+  const char *at = strstr (tp_session_reading (s, TP_READING_CHECK),
+                           line_start);
+
+  g_assert_cmpstr (v, ==, verdict);
+  g_assert_nonnull (strstr (at, " random directions, "));
+  g_free (line_start);
+  g_free (v);
+}
+
+/* A broken backward rule is caught along directions too, for the
+ * parameters whose path has the op only. */
+static void
+test_directions_broken_rule (void)
+{
+  char *src = tp_test_chain (30, "v = parameter [8, 8]\nu = input [8, 8]\n",
+                     " + sum(exp(v @ u))");
+  TpSession *s;
+
+  for (int pass = 0; pass < 3; pass++)
+    {
+      int broken = pass == 0 ? -1 : pass == 1 ? TP_OP_TANH : TP_OP_EXP;
+      tp_diff_break_op = broken;
+      s = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+      tp_diff_break_op = -1;
+      g_assert_true (g_str_has_prefix (tp_session_reading (s,
+                                                           TP_READING_CHECK),
+                                       "gradient check: central differences "
+                                       "in double along"));
+      for (guint k = 0; k < 30; k++)
+        {
+          char *w = g_strdup_printf ("w%u", k);
+          expect_along (s, w, broken == TP_OP_TANH ? "differs" : "ok");
+          g_free (w);
+        }
+      expect_along (s, "v", broken == TP_OP_EXP ? "differs" : "ok");
+      tp_session_free (s);
+    }
+  g_free (src);
+}
+
+/* Directions are drawn from the parameter's node and the direction's
+ * number alone: the same program gives the same reading in every run and
+ * every build (this line is pinned: it is what the wasm build must give
+ * too). */
+static void
+test_directions_deterministic (void)
+{
+  const char *src = "w1 = parameter [64, 128]\nw2 = parameter [128, 10]\n"
+                    "x = input [32, 64]\nh = relu(x @ w1)\n"
+                    "loss = sum(log_softmax(h @ w2, 1)) / -32.0\n";
+  TpSession *a = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  TpSession *b = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  char *ja = tp_session_to_json (a), *jb = tp_session_to_json (b);
+
+  g_assert_cmpstr (tp_session_reading (a, TP_READING_CHECK), ==,
+                   tp_session_reading (b, TP_READING_CHECK));
+  g_assert_cmpstr (ja, ==, jb);
+  g_assert_nonnull (strstr (tp_session_reading (a, TP_READING_CHECK),
+                            "\nd loss / d w2 ok         worst direction 1: "
+                            "analytic 9.132943, numeric 9.13297, relative "
+                            "error 2.9e-6 (along 4 random directions, 1280 "
+                            "elements)\n"));
+  tp_string_free (ja);
+  tp_string_free (jb);
+  tp_session_free (a);
+  tp_session_free (b);
+}
+
+/* tp_check_runs counts the gradient checks: none for a compile (the
+ * check waits until its reading is asked for), one for the first ask of
+ * a program that has a derivative to check, none otherwise. */
+static void
+test_check_runs (void)
+{
+  guint64 before = tp_check_runs ();
+  TpSession *s = tp_test_compile ("w = parameter [2]\nloss = sum(w * w)\n",
+                                  NULL, NULL, TP_STATUS_OK);
+
+  g_assert_cmpuint (tp_check_runs (), ==, before);
+  tp_session_reading (s, TP_READING_SPEC);
+  tp_session_reading (s, TP_READING_VALUES);
+  g_assert_cmpuint (tp_check_runs (), ==, before);
+  tp_session_reading (s, TP_READING_CHECK);
+  tp_session_reading (s, TP_READING_CHECK);
+  g_assert_cmpuint (tp_check_runs (), ==, before + 1);
+  tp_session_free (s);
+  s = tp_test_compile ("x = input [2]\ny = x * 2.0\n", NULL, NULL,
+                       TP_STATUS_OK);
+  tp_session_reading (s, TP_READING_CHECK);
+  g_assert_cmpuint (tp_check_runs (), ==, before + 1);
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -618,6 +783,12 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/check/picture-mark", test_picture_mark);
   g_test_add_func ("/topos/check/kink", test_kink);
   g_test_add_func ("/topos/check/sample-and-budget", test_sample_and_budget);
+  g_test_add_func ("/topos/check/directions", test_directions);
+  g_test_add_func ("/topos/check/directions-broken-rule",
+                   test_directions_broken_rule);
+  g_test_add_func ("/topos/check/directions-deterministic",
+                   test_directions_deterministic);
+  g_test_add_func ("/topos/check/runs", test_check_runs);
   g_test_add_func ("/topos/check/explain", test_explain);
   g_test_add_func ("/topos/check/memory-observe", test_memory_observe);
   return g_test_run ();

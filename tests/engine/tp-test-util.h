@@ -74,4 +74,28 @@ tp_test_reading (const char *src, const char *target, const char *observe,
   tp_session_free (s);
 }
 
+/* The chain of tests/bench/bench-check.c, with layers layers: x = input [4, 8],
+ * then layers wK = parameter [8, 8], hK = tanh(hPREV @ wK) + hPREV, and
+ * loss = sum(hN * hN); extra goes before the loss's line. */
+static inline char *
+tp_test_chain (guint layers, const char *extra, const char *loss_extra)
+{
+  GString *src = g_string_new ("x = input [4, 8]\n");
+  char *prev = g_strdup ("x");
+
+  for (guint k = 0; k < layers; k++)
+    {
+      g_string_append_printf (src, "w%u = parameter [8, 8]\n"
+                              "h%u = tanh(%s @ w%u) + %s\n", k, k, prev, k,
+                              prev);
+      g_free (prev);
+      prev = g_strdup_printf ("h%u", k);
+    }
+  g_string_append (src, extra);
+  g_string_append_printf (src, "loss = sum(%s * %s)%s\n", prev, prev,
+                          loss_extra);
+  g_free (prev);
+  return g_string_free (src, FALSE);
+}
+
 #endif /* TP_TEST_UTIL_H */

@@ -175,6 +175,12 @@ export function corpus(count, seed = 1) {
   out.push({ name: 'big-tensor', program: 'w = parameter [600, 700]\nloss = sum(tanh(w) * w)\n', choices: {} });
   out.push({ name: 'over-the-limit', program: 'w = parameter [100000, 100000]\n', choices: {} });
   out.push({ name: 'control-chars', program: 'w = parameter 1\x01\n', choices: {} });
+  // checked along random directions: a chain too deep for element by element
+  const chain = ['x = input [4, 8]'];
+  for (let k = 0, prev = 'x'; k < 30; prev = `h${k}`, k++)
+    chain.push(`w${k} = parameter [8, 8]`, `h${k} = tanh(${prev} @ w${k}) + ${prev}`);
+  chain.push('loss = sum(h29 * h29)');
+  out.push({ name: 'check-directions', program: chain.join('\n') + '\n', choices: {} });
   out.push({ name: 'two-observes', program: 'a = parameter [2]\nb = tanh(a)\nc = exp(b)\nloss = sum(c)\n', choices: { observe: ['a', 'b'] } });
   return out;
 }

@@ -86,8 +86,10 @@ function checkOurs(name, j) {
   assert.deepEqual(Object.keys(j.check), ['outcome', 'verdict', 'gradients', 'nonfinite'], `${name}: check`);
   assert.ok(['agree', 'unchecked'].includes(j.check.outcome), `${name}: the check's outcome`);
   assert.ok(j.check.verdict.length > 0 && !j.check.verdict.includes('\n'), `${name}: the verdict sentence`);
+  // a parameter checked along random directions also says how many, and which was worst
+  const keys = ['parameter', 'element', 'analytic', 'numeric', 'relative_error', 'verdict'];
   for (const g of j.check.gradients)
-    assert.deepEqual(Object.keys(g), ['parameter', 'element', 'analytic', 'numeric', 'relative_error', 'verdict'], `${name}: a gradient check`);
+    assert.deepEqual(Object.keys(g), 'directions' in g ? [...keys, 'directions', 'direction'] : keys, `${name}: a gradient check`);
   assert.ok(j.check.gradients.every((g) => g.verdict === 'ok' || g.verdict === 'kink'), `${name}: the gradients agree`);
   const recorded = Number(/^(\d+) nodes recorded/.exec(j.summary)[1]);
   assert.equal(j.explain.length, recorded, `${name}: a sentence per node`);
