@@ -173,13 +173,23 @@ typedef struct
   TpDInterp d;
   TpNode loss;
   uint64_t budget;        /* work left */
+  const TpInterrupt *interrupt;
   TpCheck *out;
 } Check;
 
-/* Pays cost from the budget, or says the budget cut the check. */
+/* Pays cost from the budget, or says the budget cut the check, or that
+ * the caller stopped it (then nothing more is paid for). */
 static bool
 pay (Check *c, uint64_t cost)
 {
+  if (c->out->interrupted
+      || (c->interrupt != NULL
+          && c->interrupt->interrupted (c->interrupt->data)))
+    {
+      c->out->interrupted = true;
+      c->budget = 0;
+      return false;
+    }
   if (cost > c->budget)
     {
       c->out->cut = true;
@@ -471,7 +481,8 @@ plan_directions (Check *c, Plan *plan, uint32_t n, TpArena *arena)
 bool
 tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
                     const TpNode *wrt, const TpNode *grads, uint32_t n_wrt,
-                    float *const *values, TpArena *arena, TpCheck *out)
+                    float *const *values, TpArena *arena,
+                    const TpInterrupt *interrupt, TpCheck *out)
 {
   Check c;
   Plan *plan;
@@ -505,6 +516,7 @@ tp_check_gradients (const TpTape *t, uint32_t spec_nodes, TpNode loss,
   memset (&c, 0, sizeof c);
   c.loss = loss;
   c.out = out;
+  c.interrupt = interrupt;
   if (!tp_dinterp_init (&c.d, t, loss, arena))
     return false;
   out->elements = c.d.elements;

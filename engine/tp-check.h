@@ -109,6 +109,7 @@ typedef struct
   uint64_t direction_work; /* TP_CHECK_DIRECTIONS directions' estimate */
   uint64_t work;          /* estimated work spent */
   uint64_t elements;      /* the double interpreter's elements */
+  bool interrupted;       /* stopped by the caller: the result is partial */
   TpNonfinite nonfinite;
 } TpCheck;
 
@@ -117,13 +118,22 @@ typedef struct
 bool tp_check_nonfinite (const TpTape *tape, float *const *values,
                          TpArena *arena, TpNonfinite *out);
 
+/* Asked now and then while a check runs (at each element or direction
+ * it is about to pay for): true stops it, with out->interrupted set. */
+typedef struct
+{
+  bool (*interrupted) (void *data);
+  void *data;
+} TpInterrupt;
+
 /* The gradient check of loss (rank 0) for wrt[k] against grads[k]; grads
  * NULL means there is no derivative.  Finds the non-finite origin too.
- * False when memory runs out. */
+ * interrupt may be NULL.  False when memory runs out. */
 bool tp_check_gradients (const TpTape *tape, uint32_t spec_nodes,
                          TpNode loss, const TpNode *wrt, const TpNode *grads,
                          uint32_t n_wrt, float *const *values,
-                         TpArena *arena, TpCheck *out);
+                         TpArena *arena, const TpInterrupt *interrupt,
+                         TpCheck *out);
 
 /* How many gradient checks (base runs of the double interpreter) the
  * engine has run since it started, in any thread: for tests that prove a

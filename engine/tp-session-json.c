@@ -723,6 +723,9 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
   if (member (&w, TP_JSON_CHECK))
     {
       bool checked = tp_session_need (s, TP_STAGE_CHECK);
+      /* a check the caller stopped: no JSON rather than a wrong one */
+      if (!checked && tp_session_interrupted (s))
+        out.failed = true;
       tp_check_json (checked ? &s->check : NULL, &s->prog.tape,
                      (const char *const *) s->param_names, &s->verdict,
                      tp_session_reading (s, TP_READING_CHECK), &out);

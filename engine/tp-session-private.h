@@ -58,6 +58,9 @@ typedef enum
 struct _TpSession
 {
   const TpAllocator *allocator; /* kept across compiles; NULL: libc */
+  TpInterrupt interrupt;        /* kept across compiles */
+  bool interrupted;             /* the last stage asked for was stopped */
+  bool stage_interrupted;       /* set by a stage's builder */
   bool map_off;                 /* kept across compiles */
   uint64_t computed[TP_N_COMPUTATIONS];   /* kept across compiles */
   TpMap maps[TP_MAP_READINGS];  /* their storage is kept across compiles */

@@ -151,6 +151,7 @@ static void
 session_reset (TpSession *s)
 {
   const TpAllocator *allocator = s->allocator;
+  TpInterrupt interrupt = s->interrupt;
   bool map_off = s->map_off;
   uint64_t works[TP_N_COMPUTATIONS];
   TpMap maps[TP_MAP_READINGS];
@@ -171,6 +172,7 @@ session_reset (TpSession *s)
   memcpy (maps, s->maps, sizeof maps);
   memset (s, 0, sizeof *s);
   s->allocator = allocator;
+  s->interrupt = interrupt;
   s->map_off = map_off;
   s->arena = arena;
   memcpy (s->computed, works, sizeof works);
@@ -777,8 +779,17 @@ build_check (TpSession *s)
   s->computed[TP_COMPUTED_CHECK]++;
   if (!tp_check_gradients (&s->prog.tape, s->spec_nodes, s->target,
                            s->wrt, s->differentiated ? s->grads : NULL,
-                           s->n_wrt, s->values, &s->arena, &s->check))
+                           s->n_wrt, s->values, &s->arena,
+                           s->interrupt.interrupted != NULL ? &s->interrupt
+                                                            : NULL,
+                           &s->check))
     return false;
+  if (s->check.interrupted)
+    {
+      /* not kept: the next ask checks again */
+      s->stage_interrupted = true;
+      return false;
+    }
   tp_buf_init (&out);
   tp_check_describe (&s->check, &s->prog.tape, s->target_name,
                      s->param_names, s->values, &out, &s->verdict);
@@ -921,13 +932,28 @@ tp_session_need (TpSession *s, TpStage stage)
     ok = row->build (s);
     TP_SESSION_LEAVE ();
   }
+  s->interrupted = s->stage_interrupted;
+  s->stage_interrupted = false;
+  if (!ok && !s->interrupted)
+    stage_out_of_memory (s);
   if (!ok)
-    {
-      stage_out_of_memory (s);
-      return false;
-    }
+    return false;
   s->done |= UINT32_C (1) << stage;
   return true;
+}
+
+void
+tp_session_set_interrupt (TpSession *s, bool (*interrupted) (void *data),
+                          void *data)
+{
+  s->interrupt.interrupted = interrupted;
+  s->interrupt.data = data;
+}
+
+bool
+tp_session_interrupted (const TpSession *s)
+{
+  return s->interrupted;
 }
 
 /* {==== what the session gives ====} */

@@ -108,6 +108,20 @@ const uint32_t *tp_session_arguments (const TpSession *session,
  * was already handed out stays valid) and the diagnostics say "out of
  * memory" until the next compile. */
 TpStatus       tp_session_status     (const TpSession *session);
+/* A long teaching computation (the gradient check) asks interrupted
+ * (data) now and then; when it answers true the computation stops, the
+ * reading asked for is "" and nothing of it is kept, so the next ask
+ * starts it again, and tp_session_interrupted says so until then.  A
+ * front end that checks in the background sets it to its "the program
+ * changed" flag.  interrupted NULL (the default) never stops.  The
+ * function is called on the thread that asks. */
+void           tp_session_set_interrupt (TpSession *session,
+                                         bool (*interrupted) (void *data),
+                                         void *data);
+/* Whether the last reading or fact asked for was stopped so (a JSON with
+ * the check member is then NULL). */
+bool           tp_session_interrupted (const TpSession *session);
+
 /* The node the derivative differentiates (the target choice resolved:
  * the named statement, else the last rank-0 one, else the last), and its
  * name; TP_MAP_NO_NODE and NULL when refused. */
@@ -616,7 +630,8 @@ bool           tp_json_member_from_name (const char *name, size_t length,
 /* The JSON object with only the members whose TP_JSON_MEMBER bit is set,
  * in the usual order; each member's bytes are the same as in the whole
  * object (the output budget is spent as it would be there), and only
- * what those members need is computed.  NULL when memory runs out. */
+ * what those members need is computed.  NULL when memory runs out or an
+ * interrupt stopped the check (tp_session_set_interrupt). */
 char          *tp_session_to_json_members (const TpSession *session,
                                            uint64_t members);
 /* Frees a string the engine returned, with the allocator it came from. */

@@ -196,6 +196,50 @@ test_own_allocator (void)
   tp_session_free (other);
 }
 
+/* An interrupt stops the check: nothing of it is kept, the session still
+ * reads, and the next ask checks again. */
+static int asks;
+static int stop_after;
+
+static bool
+stop_now (void *data)
+{
+  (void) data;
+  return ++asks > stop_after;
+}
+
+static void
+test_interrupt (void)
+{
+  const char *src = "w = parameter [40, 30]\nx = input [2, 40]\n"
+                    "loss = sum(tanh(x @ w) * tanh(x @ w))\n";
+  TpSession *s = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  TpSession *plain = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  char *json;
+
+  asks = 0;
+  stop_after = 10;
+  tp_session_set_interrupt (s, stop_now, NULL);
+  g_assert_cmpstr (tp_session_reading (s, TP_READING_CHECK), ==, "");
+  g_assert_true (tp_session_interrupted (s));
+  g_assert_cmpint (tp_session_status (s), ==, TP_STATUS_OK);
+  g_assert_cmpint (asks, ==, 11);
+  /* the other readings are there, and the JSON with the check is not */
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_SPEC), "MatMul"));
+  g_assert_false (tp_session_interrupted (s));
+  g_assert_null (tp_session_to_json_members (s, TP_JSON_MEMBER (TP_JSON_CHECK)));
+  json = tp_session_to_json_members (s, TP_JSON_MEMBER (TP_JSON_VALUES));
+  g_assert_nonnull (json);
+  tp_string_free (json);
+  /* asked again with no interrupt, the check runs whole */
+  tp_session_set_interrupt (s, NULL, NULL);
+  g_assert_cmpstr (tp_session_reading (s, TP_READING_CHECK), ==,
+                   tp_session_reading (plain, TP_READING_CHECK));
+  g_assert_false (tp_session_interrupted (s));
+  tp_session_free (s);
+  tp_session_free (plain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,5 +248,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/lazy/members", test_members);
   g_test_add_func ("/topos/lazy/member-names", test_member_names);
   g_test_add_func ("/topos/lazy/own-allocator", test_own_allocator);
+  g_test_add_func ("/topos/lazy/interrupt", test_interrupt);
   return g_test_run ();
 }
