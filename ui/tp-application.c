@@ -23,6 +23,7 @@
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-drafts.h"
 #include "tp-samples.h"
 #include "tp-window.h"
 
@@ -34,6 +35,7 @@ struct _TpApplication
 
   /* Owned references */
   GSettings *settings;
+  TpDrafts *drafts;             /* every window's unsaved programs */
   GtkCssProvider *font_css;
   GDBusProxy *portal;           /* org.freedesktop.portal.Settings */
   char *screenshot;             /* --screenshot, or NULL */
@@ -341,7 +343,7 @@ tp_application_activate (GApplication *app)
     {
       guint n_restored = 0;
 
-      drafts = tp_document_list_drafts ();
+      drafts = tp_drafts_list (self->drafts);
       for (guint i = 0; drafts[i] != NULL; i++)
         {
           TpWindow *w = tp_application_new_window (self);
@@ -630,6 +632,7 @@ tp_application_finalize (GObject *object)
   TpApplication *self = (TpApplication *) object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->drafts);
   g_clear_object (&self->font_css);
   g_clear_object (&self->portal);
   g_free (self->screenshot);
@@ -653,6 +656,7 @@ tp_application_class_init (TpApplicationClass *klass)
 static void
 tp_application_init (TpApplication *self)
 {
+  self->drafts = tp_drafts_new (NULL);
   self->system_dark = -1;
   self->style_override = -1;
   static const GOptionEntry options[] = {
@@ -676,6 +680,15 @@ tp_application_init (TpApplication *self)
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Read a tensor program six ways: spec, derivative, plan, "
                                               "StableHLO, values and picture."));
+}
+
+/* The unsaved programs of every window (tp-drafts.h). */
+TpDrafts *
+tp_application_get_drafts (TpApplication *self)
+{
+  g_return_val_if_fail (TP_IS_APPLICATION (self), NULL);
+
+  return self->drafts;
 }
 
 /* TRUE when a --screenshot run could not write its picture. */

@@ -14,6 +14,7 @@ G_DECLARE_FINAL_TYPE (TpApplication, tp_application, TP, APPLICATION, GtkApplica
 
 TpApplication *tp_application_new        (void);
 gboolean       tp_application_get_failed (TpApplication *self);
+TpDrafts      *tp_application_get_drafts (TpApplication *self);
 
 /* Registers the resources, GtkSourceView and the languages and styles;
  * safe to call more than once (the tests call it after gtk_test_init). */

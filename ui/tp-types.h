@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 
 typedef struct _TpApplication  TpApplication;
 typedef struct _TpDocument     TpDocument;
+typedef struct _TpDrafts       TpDrafts;
 typedef struct _TpEditor       TpEditor;
 typedef struct _TpPictureView  TpPictureView;
 typedef struct _TpReadings     TpReadings;

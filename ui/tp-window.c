@@ -1219,6 +1219,17 @@ tp_window_exact_changed_cb (TpWindow *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXACT]);
 }
 
+/* The window's program keeps its unsaved edits in its application's
+ * drafts (a window of no TpApplication, in tests, keeps none). */
+static void
+tp_window_application_cb (TpWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  tp_document_set_drafts (self->document,
+                          TP_IS_APPLICATION (app) ? tp_application_get_drafts (TP_APPLICATION (app)) : NULL);
+}
+
 static void
 tp_window_class_init (TpWindowClass *klass)
 {
@@ -1348,6 +1359,7 @@ tp_window_init (TpWindow *self)
 
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (tp_window_focus_changed_cb), NULL);
   g_signal_connect (self, "notify::fullscreened", G_CALLBACK (tp_window_fullscreened_cb), NULL);
+  g_signal_connect (self, "notify::application", G_CALLBACK (tp_window_application_cb), NULL);
   /* Translators: accessible names, as the menu buttons' and drop-downs'
    * own (the same words in tp-window.ui) */
   tp_window_watch_menu (self, self->recent_button, _("Recent programs"));

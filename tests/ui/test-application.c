@@ -601,8 +601,10 @@ test_application_recovered_toast (void)
     {
       for (guint i = 0; i < 2; i++)
         {
+          g_autoptr(TpDrafts) drafts = tp_drafts_new (NULL);
           g_autoptr(TpDocument) document = tp_document_new ();
 
+          tp_document_set_drafts (document, drafts);
           tp_document_set_text (document, i == 0 ? "a = parameter 1.0\n" : "b = parameter 2.0\n");
           g_assert_true (tp_test_wait_until (has_draft, document, 20));
         }
