@@ -24,6 +24,7 @@
 #include "tp-application.h"
 #include "tp-document.h"
 #include "tp-drafts.h"
+#include "tp-picture-worker.h"
 #include "tp-samples.h"
 #include "tp-window.h"
 
@@ -36,6 +37,8 @@ struct _TpApplication
   /* Owned references */
   GSettings *settings;
   TpDrafts *drafts;             /* every window's unsaved programs */
+  TpPictureWorker *pictures;    /* lays out every window's pictures */
+  char *program_dir;            /* where the running program is */
   GtkCssProvider *font_css;
   GDBusProxy *portal;           /* org.freedesktop.portal.Settings */
   char *screenshot;             /* --screenshot, or NULL */
@@ -633,6 +636,8 @@ tp_application_finalize (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->drafts);
+  g_clear_object (&self->pictures);
+  g_free (self->program_dir);
   g_clear_object (&self->font_css);
   g_clear_object (&self->portal);
   g_free (self->screenshot);
@@ -691,6 +696,19 @@ tp_application_get_drafts (TpApplication *self)
   return self->drafts;
 }
 
+/* The one picture worker of the application (tp-picture-worker.h),
+ * made when first asked for: its program is looked for beside the
+ * running program first. */
+TpPictureWorker *
+tp_application_get_picture_worker (TpApplication *self)
+{
+  g_return_val_if_fail (TP_IS_APPLICATION (self), NULL);
+
+  if (self->pictures == NULL)
+    self->pictures = tp_picture_worker_new (self->program_dir);
+  return self->pictures;
+}
+
 /* TRUE when a --screenshot run could not write its picture. */
 gboolean
 tp_application_get_failed (TpApplication *self)
@@ -700,12 +718,28 @@ tp_application_get_failed (TpApplication *self)
   return self->failed;
 }
 
+/**
+ * tp_application_new:
+ * @argv0: (nullable): the program as it was started (argv[0]): the
+ *   folder it is in, found once now (before anything changes the
+ *   working folder), is where the app's sibling programs are looked for
+ *   first
+ */
 TpApplication *
-tp_application_new (void)
+tp_application_new (const char *argv0)
 {
-  return g_object_new (TP_TYPE_APPLICATION,
-                       "application-id", TP_APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", TP_RESOURCE_PREFIX,
-                       NULL);
+  TpApplication *self = g_object_new (TP_TYPE_APPLICATION,
+                                      "application-id", TP_APP_ID,
+                                      "flags", G_APPLICATION_HANDLES_OPEN,
+                                      "resource-base-path", TP_RESOURCE_PREFIX,
+                                      NULL);
+  g_autofree char *found = argv0 != NULL ? g_find_program_in_path (argv0) : NULL;
+
+  if (found != NULL)
+    {
+      g_autofree char *path = g_canonicalize_filename (found, NULL);
+
+      self->program_dir = g_path_get_dirname (path);
+    }
+  return self;
 }

@@ -30,7 +30,7 @@
 #include <glib/gi18n.h>
 
 #include "tp-document.h"
-#include "tp-picture-layout.h"
+#include "tp-picture-worker.h"
 #include "tp-picture-raster.h"
 #include "tp-picture-screen.h"
 #include "tp-picture-view.h"
@@ -87,6 +87,7 @@ struct _TpPictureView
 
   /* Owned references */
   TpDocument *document;
+  TpPictureWorker *worker;      /* the application's; lays the pictures out */
   TpPictureLayout *layout;      /* the picture shown */
   TpPictureLayout *next_layout; /* laid out, shown with its first raster */
   GCancellable *cancellable;    /* the layout in flight */
@@ -635,7 +636,7 @@ tp_picture_view_layout_cb (GObject      *object,
 {
   g_autoptr(TpPictureView) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TpPictureLayout) layout = tp_picture_layout_new_finish (result, &error);
+  g_autoptr(TpPictureLayout) layout = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
       || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
@@ -659,12 +660,15 @@ static void tp_picture_view_request_legend (TpPictureView *self,
 static void
 tp_picture_view_request_layout (TpPictureView *self)
 {
+  if (self->worker == NULL)
+    return;                     /* asked for once the pane has a worker */
   self->pending = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   tp_picture_view_update_busy (self);
-  tp_picture_layout_new_async (self->screen_dot, self->cancellable, tp_picture_view_layout_cb, g_object_ref (self));
+  tp_picture_worker_layout_async (self->worker, self->screen_dot, self->cancellable,
+                                  tp_picture_view_layout_cb, g_object_ref (self));
   tp_picture_view_request_legend (self, self->legend_wanted);
 }
 
@@ -675,7 +679,7 @@ tp_picture_view_legend_cb (GObject      *object,
 {
   g_autoptr(TpPictureView) self = user_data;
   g_autoptr(GError) error = NULL;
-  TpPictureLayout *legend = tp_picture_layout_new_finish (result, &error);
+  TpPictureLayout *legend = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
       || g_task_get_cancellable (G_TASK (result)) != self->legend_cancellable)
@@ -706,7 +710,8 @@ tp_picture_view_request_legend (TpPictureView *self,
       return;
     }
   self->legend_cancellable = g_cancellable_new ();
-  tp_picture_layout_new_async (legend_dot, self->legend_cancellable, tp_picture_view_legend_cb, g_object_ref (self));
+  tp_picture_worker_layout_async (self->worker, legend_dot, self->legend_cancellable,
+                                  tp_picture_view_legend_cb, g_object_ref (self));
 }
 
 static void
@@ -1204,6 +1209,29 @@ tp_picture_view_set_document (TpPictureView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
+/* The worker that lays the pictures out: the application's (a pane with
+ * none shows no picture until it has one). */
+void
+tp_picture_view_set_worker (TpPictureView   *self,
+                            TpPictureWorker *worker)
+{
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+  g_return_if_fail (worker == NULL || TP_IS_PICTURE_WORKER (worker));
+
+  if (!g_set_object (&self->worker, worker))
+    return;
+  if (self->pending && worker != NULL && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    tp_picture_view_request_layout (self);
+}
+
+TpPictureWorker *
+tp_picture_view_get_worker (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->worker;
+}
+
 TpDocument *
 tp_picture_view_get_document (TpPictureView *self)
 {
@@ -1354,6 +1382,7 @@ tp_picture_view_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
+  g_clear_object (&self->worker);
   if (self->canvas != NULL)
     self->canvas->view = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_PICTURE_VIEW);

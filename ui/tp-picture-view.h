@@ -17,6 +17,9 @@ GtkWidget  *tp_picture_view_new            (void);
 void        tp_picture_view_set_document   (TpPictureView *self,
                                             TpDocument    *document);
 TpDocument *tp_picture_view_get_document   (TpPictureView *self);
+void        tp_picture_view_set_worker     (TpPictureView   *self,
+                                            TpPictureWorker *worker);
+TpPictureWorker *tp_picture_view_get_worker (TpPictureView *self);
 gboolean    tp_picture_view_get_busy       (TpPictureView *self);
 gboolean    tp_picture_view_has_picture    (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);

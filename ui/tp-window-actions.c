@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tp-language-reference.h"
-#include "tp-picture-layout.h"
+#include "tp-picture-worker.h"
 #include "tp-samples.h"
 #include "tp-window-private.h"
 
@@ -303,7 +303,7 @@ tp_window_export_picture_cb (GObject      *object,
                              gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
-  gboolean ok = tp_picture_export_finish (result, &error);
+  gboolean ok = tp_picture_worker_export_finish (TP_PICTURE_WORKER (object), result, &error);
 
   tp_window_exported (user_data, ok, error, _("Could not export the picture"));
 }
@@ -350,9 +350,16 @@ tp_window_export (TpWindow   *self,
                                            G_FILE_CREATE_REPLACE_DESTINATION, NULL,
                                            tp_window_export_mlir_cb, req);
     }
+  else if (tp_picture_view_get_worker (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE])) != NULL)
+    tp_picture_worker_export_async (tp_picture_view_get_worker (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE])),
+                                    tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
+                                    tp_window_export_picture_cb, req);
   else
-    tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
-                             tp_window_export_picture_cb, req);
+    {
+      g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no picture worker");
+
+      tp_window_exported (req, FALSE, error, _("Could not export the picture"));
+    }
 }
 
 static void

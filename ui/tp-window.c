@@ -1220,7 +1220,9 @@ tp_window_exact_changed_cb (TpWindow *self)
 }
 
 /* The window's program keeps its unsaved edits in its application's
- * drafts (a window of no TpApplication, in tests, keeps none). */
+ * drafts, and its picture is laid out by its application's picture
+ * worker (a window of no TpApplication, in tests, keeps no drafts and is
+ * given a worker by whoever made it). */
 static void
 tp_window_application_cb (TpWindow *self)
 {
@@ -1228,6 +1230,9 @@ tp_window_application_cb (TpWindow *self)
 
   tp_document_set_drafts (self->document,
                           TP_IS_APPLICATION (app) ? tp_application_get_drafts (TP_APPLICATION (app)) : NULL);
+  if (TP_IS_APPLICATION (app))
+    tp_picture_view_set_worker (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]),
+                                tp_application_get_picture_worker (TP_APPLICATION (app)));
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "tp-document.h"
 #include "tp-engine.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-worker.h"
 #include "tp-picture-screen.h"
 #include "tp-picture-view.h"
 #include "tp-samples.h"
@@ -36,6 +37,9 @@
             "  n0 -> n2; n1 -> n2;\n" \
             "}\n"
 
+/* The test process's one picture worker, as an application owns one. */
+static TpPictureWorker *worker;
+
 typedef struct
 {
   GMainLoop *loop;
@@ -50,7 +54,7 @@ layout_done_cb (GObject      *object,
 {
   Wait *wait = data;
 
-  wait->layout = tp_picture_layout_new_finish (result, &wait->error);
+  wait->layout = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -62,7 +66,7 @@ test_picture_layout (void)
   cairo_surface_t *surface;
   cairo_t *cr;
 
-  tp_picture_layout_new_async (DOT, NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, DOT, NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_assert_no_error (wait.error);
   g_assert_nonnull (wait.layout);
@@ -104,7 +108,7 @@ test_picture_cancel (void)
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
 
-  tp_picture_layout_new_async (DOT, cancellable, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, DOT, cancellable, layout_done_cb, &wait);
   g_cancellable_cancel (cancellable);
   g_main_loop_run (wait.loop);
   g_assert_null (wait.layout);
@@ -118,7 +122,7 @@ test_picture_bad_dot (void)
 {
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
 
-  tp_picture_layout_new_async ("digraph { n0 -> }", NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, "digraph { n0 -> }", NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_assert_null (wait.layout);
   g_assert_nonnull (wait.error);
@@ -133,7 +137,7 @@ export_done_cb (GObject      *object,
 {
   Wait *wait = data;
 
-  tp_picture_export_finish (result, &wait->error);
+  tp_picture_worker_export_finish (TP_PICTURE_WORKER (object), result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -152,7 +156,7 @@ test_picture_export (void)
       g_autofree char *contents = NULL;
       gsize length = 0;
 
-      tp_picture_export_async (DOT, formats[i], file, NULL, export_done_cb, &wait);
+      tp_picture_worker_export_async (worker, DOT, formats[i], file, NULL, export_done_cb, &wait);
       g_main_loop_run (wait.loop);
       g_assert_no_error (wait.error);
       g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
@@ -172,7 +176,7 @@ layout_sync (const char *dot,
 {
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
 
-  tp_picture_layout_new_async (dot, NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, dot, NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_main_loop_unref (wait.loop);
   if (wait.error != NULL)
@@ -192,11 +196,11 @@ test_picture_cache (void)
 
   first = layout_sync (dot, &error);
   g_assert_no_error (error);
-  before = tp_picture_layout_get_n_layouts ();
+  before = tp_picture_worker_get_n_layouts (worker);
   second = layout_sync (dot, &error);
   g_assert_no_error (error);
   g_assert_true (first == second);
-  g_assert_cmpuint (tp_picture_layout_get_n_layouts (), ==, before);
+  g_assert_cmpuint (tp_picture_worker_get_n_layouts (worker), ==, before);
   tp_picture_layout_unref (first);
   tp_picture_layout_unref (second);
 }
@@ -349,7 +353,7 @@ test_picture_export_matches_cli (void)
       g_autofree char *b = NULL;
       gsize la = 0, lb = 0;
 
-      tp_picture_export_async (tp_session_reading (session, TP_READING_DOT), formats[i], file, NULL,
+      tp_picture_worker_export_async (worker, tp_session_reading (session, TP_READING_DOT), formats[i], file, NULL,
                                export_done_cb, &wait);
       g_main_loop_run (wait.loop);
       g_assert_no_error (wait.error);
@@ -598,9 +602,9 @@ test_picture_stale_killed (void)
   small = layout_sync (DOT, &error);
   g_assert_no_error (error);
   tp_picture_layout_unref (small);
-  workers = tp_picture_layout_get_n_workers ();
+  workers = tp_picture_worker_get_n_workers (worker);
 
-  tp_picture_layout_new_async (big->str, cancellable, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, big->str, cancellable, layout_done_cb, &wait);
   start = g_get_monotonic_time ();
   while (g_get_monotonic_time () - start < 100 * 1000)
     g_main_context_iteration (NULL, FALSE);
@@ -619,7 +623,7 @@ test_picture_stale_killed (void)
   g_assert_null (wait.layout);
   g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&wait.error);
-  g_assert_cmpuint (tp_picture_layout_get_n_workers (), ==, workers + 1);
+  g_assert_cmpuint (tp_picture_worker_get_n_workers (worker), ==, workers + 1);
   g_main_loop_unref (wait.loop);
 }
 
@@ -631,18 +635,18 @@ test_picture_stale_killed (void)
 static void
 test_picture_worker_program (void)
 {
-  const char *worker = g_getenv ("TP_LAYOUT_WORKER");
+  const char *program = g_getenv ("TP_LAYOUT_WORKER");
   g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
   g_autofree char *out = NULL;
   int status = 0;
 
-  if (worker == NULL)
+  if (program == NULL)
     {
       tp_test_cannot_run ("TP_LAYOUT_WORKER is not set");
       return;
     }
-  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) worker, NULL }, NULL, G_SPAWN_DEFAULT,
+  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) program, NULL }, NULL, G_SPAWN_DEFAULT,
                                NULL, NULL, NULL, &err, &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));
@@ -658,7 +662,7 @@ test_picture_worker_program (void)
     for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
       {
         g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE,
-                                                           &error, worker, "--serve", NULL);
+                                                           &error, program, "--serve", NULL);
         GOutputStream *in;
 
         g_assert_no_error (error);
@@ -676,7 +680,7 @@ test_picture_worker_program (void)
   {
     /* a layout: the reply says ok, and the input's end ends it cleanly */
     g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                                       &error, worker, "--serve", NULL);
+                                                       &error, program, "--serve", NULL);
     guint32 head[2] = { 1, (guint32) strlen (DOT) };
     guint32 length = 0, ok = 0;
     gsize got = 0;
@@ -715,6 +719,73 @@ test_picture_worker_missing (void)
       g_assert_null (layout);
       g_assert_nonnull (error);
       g_assert_nonnull (strstr (error->message, "worker"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The worker program is found beside the running program, from argv[0]
+ * as the program was started (a path relative to the folder it was
+ * started in, resolved once: the folder may change later), with no
+ * TP_LAYOUT_WORKER to name it; and it lays out. */
+static void
+test_picture_worker_beside_program (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *playground = g_getenv ("TP_PLAYGROUND");
+      g_autofree char *bin = NULL;
+      g_autofree char *top = NULL;
+      g_autofree char *bin_name = NULL;
+      g_autofree char *relative = NULL;
+      g_autofree char *expected = NULL;
+      g_autofree char *found = NULL;
+      g_autoptr(TpApplication) app = NULL;
+      g_autoptr(GError) error = NULL;
+      TpPictureWorker *theirs;
+      TpPictureLayout *layout;
+      Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+
+      if (playground == NULL)
+        {
+          tp_test_cannot_run ("TP_PLAYGROUND is not set");
+          return;
+        }
+      g_unsetenv ("TP_LAYOUT_WORKER");
+      bin = g_path_get_dirname (playground);
+      top = g_path_get_dirname (bin);
+      bin_name = g_path_get_basename (bin);
+      relative = g_build_filename (bin_name, "topos-playground", NULL);
+      expected = g_build_filename (bin, "topos-layout-worker", NULL);
+      g_assert_cmpint (g_chdir (top), ==, 0);
+      app = tp_application_new (relative);
+      g_assert_cmpint (g_chdir ("/"), ==, 0);
+      theirs = tp_application_get_picture_worker (app);
+      g_assert_true (theirs == tp_application_get_picture_worker (app));
+      found = tp_picture_worker_find_program (theirs, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (found, ==, expected);
+
+      tp_picture_worker_layout_async (theirs, DOT, NULL, layout_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+      layout = wait.layout;
+      g_assert_nonnull (layout);
+      g_assert_cmpuint (tp_picture_worker_get_n_workers (theirs), ==, 1);
+      tp_picture_layout_unref (layout);
+      g_main_loop_unref (wait.loop);
+
+      /* a program with no worker beside it, and none named: a message */
+      {
+        g_autoptr(TpPictureWorker) none = tp_picture_worker_new ("/nonexistent");
+        g_autofree char *missing = tp_picture_worker_find_program (none, &error);
+
+        if (missing != NULL)
+          g_test_message ("an installed worker was found: %s", missing);
+        else
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+      }
       return;
     }
   g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
@@ -821,6 +892,7 @@ pane_open (Pane       *pane,
   tp_document_set_text (pane->document, text);
   tp_document_recompute_now (pane->document);
   pane->view = TP_PICTURE_VIEW (tp_picture_view_new ());
+  tp_picture_view_set_worker (pane->view, worker);
   tp_picture_view_set_document (pane->view, pane->document);
   pane->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (pane->window), 800, 600);
@@ -1280,6 +1352,7 @@ main (int   argc,
   int status;
 
   tp_test_init (&argc, &argv);
+  worker = tp_picture_worker_new (NULL);
 
   g_test_add_func ("/ui/picture/layout", test_picture_layout);
   g_test_add_func ("/ui/picture/screen-dot", test_picture_screen_dot);
@@ -1294,6 +1367,7 @@ main (int   argc,
   g_test_add_func ("/ui/picture/stale-killed", test_picture_stale_killed);
   g_test_add_func ("/ui/picture/worker-program", test_picture_worker_program);
   g_test_add_func ("/ui/picture/worker-missing", test_picture_worker_missing);
+  g_test_add_func ("/ui/picture/worker-beside-program", test_picture_worker_beside_program);
   g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
   g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
   g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);

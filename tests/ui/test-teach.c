@@ -23,7 +23,7 @@
 static TpWindow *
 window_on_sample (const char *sample)
 {
-  TpWindow *window = tp_window_new (NULL);
+  TpWindow *window = tp_test_window_new ();
 
   tp_window_open_sample (window, sample);
   tp_window_recompute_now (window);
