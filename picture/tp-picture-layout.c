@@ -33,6 +33,9 @@ struct _TpPictureLayout
   guint n_boxes;
   char *dot;                    /* the text it was made from (cache key) */
   gboolean degraded;
+  gboolean screen;              /* laid out as the pane shows it */
+  int target;                   /* a screen layout's target node, or -1 */
+  TpPictureLayout *legend;      /* a screen layout's legend, or NULL */
 };
 
 TpPictureLayout *
@@ -47,6 +50,7 @@ tp_picture_layout_clear (TpPictureLayout *self)
   g_clear_pointer (&self->drawing, tp_picture_drawing_free);
   g_clear_pointer (&self->boxes, g_free);
   g_clear_pointer (&self->dot, g_free);
+  g_clear_pointer (&self->legend, tp_picture_layout_unref);
 }
 
 void
@@ -131,6 +135,24 @@ tp_picture_layout_get_dot (TpPictureLayout *self)
   return self->dot;
 }
 
+gboolean
+tp_picture_layout_get_screen (TpPictureLayout *self)
+{
+  return self->screen;
+}
+
+int
+tp_picture_layout_get_target (TpPictureLayout *self)
+{
+  return self->target;
+}
+
+TpPictureLayout *
+tp_picture_layout_get_legend (TpPictureLayout *self)
+{
+  return self->legend;
+}
+
 /* {==== replies ====} */
 
 /* Reads a reply's numbers and byte strings in order; once anything is
@@ -175,22 +197,23 @@ take_bytes (Reader  *r,
   return data;
 }
 
-gboolean
-tp_picture_reply_read (GBytes           *bytes,
-                       guint32           kind,
-                       const char       *dot,
-                       TpPictureLayout **layout_out,
-                       GBytes          **payload_out,
-                       GError          **error)
+/* Reads one reply from @r (a layout's when @kind is a screen layout's,
+ * the rest read by the caller). */
+static gboolean
+read_reply (Reader           *r_in,
+            guint32           kind,
+            const char       *dot,
+            TpPictureLayout **layout_out,
+            GBytes          **payload_out,
+            GError          **error)
 {
-  Reader r = { g_bytes_get_data (bytes, NULL), NULL, FALSE };
+  Reader r = *r_in;
   guint32 ok, degraded, n_boxes, diag_len, payload_len;
   double width, height;
   const guint8 *diag, *payload;
   g_autofree NodeBox *boxes = NULL;
   g_autoptr(GError) inner = NULL;
 
-  r.end = r.p + g_bytes_get_size (bytes);
   take (&r, &ok, sizeof ok);
   take (&r, &degraded, sizeof degraded);
   take (&r, &width, sizeof width);
@@ -209,6 +232,7 @@ tp_picture_reply_read (GBytes           *bytes,
     }
   diag = take_bytes (&r, &diag_len);
   payload = take_bytes (&r, &payload_len);
+  *r_in = r;
   if (r.bad)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the picture worker's answer is garbled");
@@ -219,13 +243,13 @@ tp_picture_reply_read (GBytes           *bytes,
       g_autofree char *why = g_strstrip (g_strndup ((const char *) diag, diag_len));
 
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   kind == TP_LAYOUT_REQUEST_LAYOUT ? "graphviz could not lay the picture out%s%s"
-                                                    : "graphviz could not draw the picture%s%s",
+                   kind == TP_LAYOUT_REQUEST_LAYOUT || kind == TP_LAYOUT_REQUEST_SCREEN
+                     ? "graphviz could not lay the picture out%s%s" : "graphviz could not draw the picture%s%s",
                    why[0] != '\0' ? ": " : "", why);
       return FALSE;
     }
 
-  if (kind == TP_LAYOUT_REQUEST_LAYOUT)
+  if (kind == TP_LAYOUT_REQUEST_LAYOUT || kind == TP_LAYOUT_REQUEST_SCREEN)
     {
       Reader p = { payload, payload + payload_len, FALSE };
       TpPictureDrawing *drawing = NULL;
@@ -266,9 +290,49 @@ tp_picture_reply_read (GBytes           *bytes,
       layout->n_boxes = n_boxes;
       layout->dot = g_strdup (dot);
       layout->degraded = degraded != 0;
+      layout->screen = kind == TP_LAYOUT_REQUEST_SCREEN;
+      layout->target = -1;
       *layout_out = layout;
     }
   else
     *payload_out = g_bytes_new (payload, payload_len);
+  return TRUE;
+}
+
+gboolean
+tp_picture_reply_read (GBytes           *bytes,
+                       guint32           kind,
+                       const char       *dot,
+                       TpPictureLayout **layout,
+                       GBytes          **payload,
+                       GError          **error)
+{
+  Reader r = { g_bytes_get_data (bytes, NULL), NULL, FALSE };
+  guint32 target = G_MAXUINT32, legend_len = 0;
+  const guint8 *legend;
+
+  r.end = r.p + g_bytes_get_size (bytes);
+  if (!read_reply (&r, kind, dot, layout, payload, error))
+    return FALSE;
+  if (kind != TP_LAYOUT_REQUEST_SCREEN)
+    return TRUE;
+  take (&r, &target, sizeof target);
+  legend = take_bytes (&r, &legend_len);
+  if (!r.bad && legend_len > 0)
+    {
+      Reader inner = { legend, legend + legend_len, FALSE };
+      g_autoptr(GError) why = NULL;
+
+      /* a legend that could not be laid out is only missing */
+      if (!read_reply (&inner, TP_LAYOUT_REQUEST_LAYOUT, "", &(*layout)->legend, NULL, &why))
+        g_debug ("picture legend: %s", why->message);
+    }
+  if (r.bad)
+    {
+      g_clear_pointer (layout, tp_picture_layout_unref);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "the picture worker's answer is garbled");
+      return FALSE;
+    }
+  (*layout)->target = target <= G_MAXINT ? (int) target : -1;
   return TRUE;
 }

@@ -40,6 +40,11 @@ gboolean         tp_picture_layout_node_bounds  (TpPictureLayout      *self,
 gboolean         tp_picture_layout_get_degraded (TpPictureLayout      *self);
 /* The DOT it was laid out from. */
 const char      *tp_picture_layout_get_dot      (TpPictureLayout      *self);
+/* TRUE for a layout as the pane shows it (tp-picture-screen.h): then its
+ * target node (or -1), and its legend laid out alone (or NULL). */
+gboolean         tp_picture_layout_get_screen   (TpPictureLayout      *self);
+int              tp_picture_layout_get_target   (TpPictureLayout      *self);
+TpPictureLayout *tp_picture_layout_get_legend   (TpPictureLayout      *self);
 
 /* Reads the worker's reply to a request of @kind (tp-layout-protocol.h):
  * a layout of @dot in *layout, or an export's bytes in *payload.  FALSE,

@@ -73,10 +73,12 @@ G_DEFINE_FINAL_TYPE (TpPictureWorker, tp_picture_worker, G_TYPE_OBJECT)
 
 /* {==== the cache ====} */
 
-/* A kept layout of @dot, with a new reference, or NULL. */
+/* A kept layout of @dot (as the screen shows it, or as it is), with a
+ * new reference, or NULL. */
 static TpPictureLayout *
 cache_lookup (TpPictureWorker *self,
-              const char      *dot)
+              const char      *dot,
+              gboolean         screen)
 {
   TpPictureLayout *found = NULL;
 
@@ -85,7 +87,7 @@ cache_lookup (TpPictureWorker *self,
     {
       TpPictureLayout *layout = l->data;
 
-      if (strcmp (tp_picture_layout_get_dot (layout), dot) == 0)
+      if (!tp_picture_layout_get_screen (layout) == !screen && strcmp (tp_picture_layout_get_dot (layout), dot) == 0)
         {
           g_queue_unlink (&self->cache, l);
           g_queue_push_head_link (&self->cache, l);
@@ -437,6 +439,36 @@ tp_picture_worker_new (const char *program_dir)
   return self;
 }
 
+static void
+layout_async (TpPictureWorker     *self,
+              guint32              kind,
+              const char          *dot,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  TpPictureLayout *kept;
+  Job *job;
+
+  g_task_set_source_tag (task, tp_picture_worker_layout_async);
+  if (strlen (dot) > TP_LAYOUT_MAX_DOT_BYTES)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "the graph is too large to draw");
+      return;
+    }
+  if ((kept = cache_lookup (self, dot, kind == TP_LAYOUT_REQUEST_SCREEN)) != NULL)
+    {
+      g_task_return_pointer (task, kept, (GDestroyNotify) tp_picture_layout_unref);
+      return;
+    }
+  job = g_new0 (Job, 1);
+  job->kind = kind;
+  job->task = g_steal_pointer (&task);
+  job->dot = g_strdup (dot);
+  push_job (self, job);
+}
+
 void
 tp_picture_worker_layout_async (TpPictureWorker     *self,
                                 const char          *dot,
@@ -444,30 +476,23 @@ tp_picture_worker_layout_async (TpPictureWorker     *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  TpPictureLayout *kept;
-  Job *job;
-
   g_return_if_fail (TP_IS_PICTURE_WORKER (self));
   g_return_if_fail (dot != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tp_picture_worker_layout_async);
-  if (strlen (dot) > TP_LAYOUT_MAX_DOT_BYTES)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "the graph is too large to draw");
-      return;
-    }
-  if ((kept = cache_lookup (self, dot)) != NULL)
-    {
-      g_task_return_pointer (task, kept, (GDestroyNotify) tp_picture_layout_unref);
-      return;
-    }
-  job = g_new0 (Job, 1);
-  job->kind = TP_LAYOUT_REQUEST_LAYOUT;
-  job->task = g_steal_pointer (&task);
-  job->dot = g_strdup (dot);
-  push_job (self, job);
+  layout_async (self, TP_LAYOUT_REQUEST_LAYOUT, dot, cancellable, callback, user_data);
+}
+
+void
+tp_picture_worker_screen_async (TpPictureWorker     *self,
+                                const char          *dot,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_return_if_fail (TP_IS_PICTURE_WORKER (self));
+  g_return_if_fail (dot != NULL);
+
+  layout_async (self, TP_LAYOUT_REQUEST_SCREEN, dot, cancellable, callback, user_data);
 }
 
 TpPictureLayout *

@@ -37,6 +37,14 @@ void             tp_picture_worker_layout_async   (TpPictureWorker      *self,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);
+/* Lays out @dot as the pane shows it (tp-picture-screen.h): set tighter,
+ * its legend apart (tp_picture_layout_get_legend), its target found
+ * (tp_picture_layout_get_target).  Finished with layout_finish. */
+void             tp_picture_worker_screen_async   (TpPictureWorker      *self,
+                                                   const char           *dot,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
 TpPictureLayout *tp_picture_worker_layout_finish  (TpPictureWorker      *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);

@@ -92,13 +92,7 @@ struct _TpPictureView
   TpPictureLayout *next_layout; /* laid out, shown with its first raster */
   GCancellable *cancellable;    /* the layout in flight */
   char *dot;                    /* the DOT shown or asked for */
-  char *screen_dot;             /* the same as it is laid out (TpScreenDot) */
-  int target;                   /* its target node (TpScreenDot), or -1 */
-  int next_target;              /* next_layout's */
-  TpPictureLayout *legend;      /* the legend, laid out apart */
-  GCancellable *legend_cancellable;
-  char *legend_dot;             /* the legend's DOT shown or asked for */
-  char *legend_wanted;          /* self->dot's, laid out with it */
+  TpPictureLayout *legend;      /* the legend of the picture shown */
   guint stale_timeout;          /* marks a slow layout stale */
   TpPictureRaster *raster;      /* of `layout`, or NULL */
   GCancellable *raster_cancellable;     /* the raster in flight */
@@ -161,7 +155,7 @@ tp_picture_view_get_transform_for (TpPictureView   *self,
       gboolean keep_readable = self->place_next && layout == self->next_layout ? TRUE : self->readable;
       double readable = READABLE_LABEL_PX / (TP_SCREEN_LABEL_PT * PX_PER_PT);
       double bx, by, bw, bh;
-      int target = layout == self->next_layout ? self->next_target : self->target;
+      int target = tp_picture_layout_get_target (layout);
 
       *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh),
                     self->presenting ? MAX_FIT_SCALE_PRESENTING : MAX_FIT_SCALE);
@@ -292,8 +286,11 @@ tp_picture_view_get_areas (TpPictureView   *self,
                               gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas)), visible, need, want);
 }
 
+static void tp_picture_view_set_legend (TpPictureView   *self,
+                                        TpPictureLayout *legend);
+
 /* Shows @raster (owned; NULL for none).  A raster of the next layout
- * makes it the layout shown. */
+ * makes it the layout shown, and its legend the legend's. */
 static void
 tp_picture_view_install (TpPictureView *self,
                          TpPictureRaster *raster)
@@ -302,7 +299,7 @@ tp_picture_view_install (TpPictureView *self,
     {
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       self->layout = g_steal_pointer (&self->next_layout);
-      self->target = self->next_target;
+      tp_picture_view_set_legend (self, tp_picture_layout_get_legend (self->layout));
       if (self->place_next)
         {
           self->place_next = FALSE;
@@ -565,8 +562,9 @@ tp_picture_view_snapshot_canvas (TpPictureView *self,
 
 /* {==== the legend ====} */
 
-/* The legend is laid out as a picture of its own (tp-picture-screen.h)
- * and shown at its natural size in the legend button's popover. */
+/* The legend is laid out as a picture of its own, with the picture
+ * (tp-picture-screen.h), and shown at its natural size in the legend
+ * button's popover. */
 static void
 tp_picture_view_draw_legend (GtkDrawingArea *area,
                              cairo_t        *cr,
@@ -584,8 +582,10 @@ static void
 tp_picture_view_set_legend (TpPictureView   *self,
                             TpPictureLayout *legend)
 {
+  if (legend == self->legend)
+    return;
   g_clear_pointer (&self->legend, tp_picture_layout_unref);
-  self->legend = legend;
+  self->legend = legend != NULL ? tp_picture_layout_ref (legend) : NULL;
   gtk_widget_set_sensitive (self->legend_button, legend != NULL);
   if (legend != NULL)
     {
@@ -652,11 +652,8 @@ tp_picture_view_layout_cb (GObject      *object,
   tp_picture_view_update_busy (self);
 }
 
-static void tp_picture_view_request_legend (TpPictureView *self,
-                                            const char    *legend_dot);
-
-/* Asks the worker for the layout of self->dot (as the screen has it)
- * and of its legend. */
+/* Asks the worker for the layout of self->dot as the screen shows it
+ * (tp-picture-screen.h: its legend comes with it). */
 static void
 tp_picture_view_request_layout (TpPictureView *self)
 {
@@ -667,51 +664,8 @@ tp_picture_view_request_layout (TpPictureView *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   tp_picture_view_update_busy (self);
-  tp_picture_worker_layout_async (self->worker, self->screen_dot, self->cancellable,
+  tp_picture_worker_screen_async (self->worker, self->dot, self->cancellable,
                                   tp_picture_view_layout_cb, g_object_ref (self));
-  tp_picture_view_request_legend (self, self->legend_wanted);
-}
-
-static void
-tp_picture_view_legend_cb (GObject      *object,
-                           GAsyncResult *result,
-                           gpointer      user_data)
-{
-  g_autoptr(TpPictureView) self = user_data;
-  g_autoptr(GError) error = NULL;
-  TpPictureLayout *legend = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-      || g_task_get_cancellable (G_TASK (result)) != self->legend_cancellable)
-    {
-      g_clear_pointer (&legend, tp_picture_layout_unref);
-      return;
-    }
-  g_clear_object (&self->legend_cancellable);
-  if (legend == NULL)
-    g_debug ("picture legend: %s", error->message);
-  tp_picture_view_set_legend (self, legend);
-}
-
-/* Lays out the legend of self->dot (@legend_dot; NULL: it has none). */
-static void
-tp_picture_view_request_legend (TpPictureView *self,
-                                const char    *legend_dot)
-{
-  if (g_strcmp0 (legend_dot, self->legend_dot) == 0)
-    return;
-  g_free (self->legend_dot);
-  self->legend_dot = g_strdup (legend_dot);
-  g_cancellable_cancel (self->legend_cancellable);
-  g_clear_object (&self->legend_cancellable);
-  if (legend_dot == NULL)
-    {
-      tp_picture_view_set_legend (self, NULL);
-      return;
-    }
-  self->legend_cancellable = g_cancellable_new ();
-  tp_picture_worker_layout_async (self->worker, legend_dot, self->legend_cancellable,
-                                  tp_picture_view_legend_cb, g_object_ref (self));
 }
 
 static void
@@ -747,17 +701,6 @@ tp_picture_view_readings_cb (TpPictureView *self)
     }
   g_free (self->dot);
   self->dot = g_strdup (dot);
-  {
-    TpScreenDot screen;
-
-    tp_screen_dot_init (&screen, dot);
-    g_free (self->screen_dot);
-    self->screen_dot = g_steal_pointer (&screen.dot);
-    self->next_target = screen.target;
-    g_free (self->legend_wanted);
-    self->legend_wanted = g_steal_pointer (&screen.legend);
-    tp_screen_dot_clear (&screen);
-  }
   self->reduced = readings != NULL && readings->picture_reduced;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -767,7 +710,7 @@ tp_picture_view_readings_cb (TpPictureView *self)
     {
       self->pending = FALSE;
       tp_picture_view_set_layout (self, NULL);
-      tp_picture_view_request_legend (self, NULL);
+      tp_picture_view_set_legend (self, NULL);
       tp_picture_view_show_message (self, readings == NULL
                                             ? _("The picture appears here.")
                                             : _("The picture appears once the engine writes the graph."));
@@ -1375,8 +1318,6 @@ tp_picture_view_dispose (GObject *object)
   g_clear_handle_id (&self->install_idle, g_source_remove);
   g_clear_pointer (&self->raster, tp_picture_raster_free);
   g_clear_pointer (&self->next_layout, tp_picture_layout_unref);
-  g_cancellable_cancel (self->legend_cancellable);
-  g_clear_object (&self->legend_cancellable);
   g_clear_pointer (&self->legend, tp_picture_layout_unref);
   g_clear_handle_id (&self->stale_timeout, g_source_remove);
   if (self->document != NULL)
@@ -1398,9 +1339,6 @@ tp_picture_view_finalize (GObject *object)
   g_clear_pointer (&self->layout, tp_picture_layout_unref);
   g_free (self->dot);
   g_free (self->node_states);
-  g_free (self->screen_dot);
-  g_free (self->legend_dot);
-  g_free (self->legend_wanted);
 
   G_OBJECT_CLASS (tp_picture_view_parent_class)->finalize (object);
 }
@@ -1492,7 +1430,6 @@ tp_picture_view_init (TpPictureView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->fit = TRUE;
   self->readable = TRUE;
-  self->target = self->next_target = -1;
   self->scale = 1;
   self->canvas->view = self;
   gtk_drawing_area_set_draw_func (self->legend_area, tp_picture_view_draw_legend, self, NULL);
