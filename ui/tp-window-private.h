@@ -75,5 +75,22 @@ void _tp_window_clear_recent       (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
 void _tp_window_add_shortcuts      (TpWindow       *self);
 
+/* tp-window-layout.c */
+void _tp_window_attach_tiled       (TpWindow        *self,
+                                    TpPane           pane);
+void _tp_window_place_panes        (TpWindow        *self);
+void _tp_window_switcher_clicked_cb (GtkToggleButton *button,
+                                     TpWindow        *self);
+void _tp_window_fullscreened_cb    (TpWindow        *self);
+
+/* tp-window-files.c */
+void _tp_window_build_samples_menu (TpWindow        *self);
+gboolean _tp_window_drop_cb        (GtkDropTarget   *target,
+                                    const GValue    *value,
+                                    double           x,
+                                    double           y,
+                                    TpWindow        *self);
+gboolean _tp_window_close_request  (GtkWindow       *window);
+
 
 G_END_DECLS
