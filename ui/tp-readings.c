@@ -34,6 +34,9 @@ tp_readings_clear (TpReadings *self)
     }
   g_free (self->names);
   g_free (self->arguments);
+  for (guint i = 0; i < self->n_gradients; i++)
+    g_free (self->gradients[i].name);
+  g_free (self->gradients);
   for (guint r = 0; r < TP_N_READINGS; r++)
     {
       g_free (self->map_lines[r]);
@@ -99,6 +102,34 @@ tp_readings_get_value_text (TpReadings *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->value_texts != NULL && node < self->n_nodes ? self->value_texts[node] : NULL;
+}
+
+/* Node's display name (docs/decisions.md D9: the first statement bound to
+ * it, from the names list), or NULL when no statement names it. */
+const char *
+tp_readings_get_name (TpReadings *self,
+                      guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_names; i++)
+    if (self->names[i].node == node)
+      return self->names[i].name;
+  return NULL;
+}
+
+/* The display name of the parameter whose gradient @node is
+ * (tp_session_gradients), or NULL when it is none's. */
+const char *
+tp_readings_get_gradient_of (TpReadings *self,
+                             guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_gradients; i++)
+    if (self->gradients[i].gradient == node)
+      return self->gradients[i].name;
+  return NULL;
 }
 
 /* Node's state after step @step, by the seam's definition
@@ -369,6 +400,19 @@ tp_readings_new_from_session (const TpSession *session,
       self->names[i].scalar = names[i].scalar;
       self->names[i].parameter = names[i].parameter;
     }
+  {
+    size_t n_gradients = 0;
+    const TpGradient *gradients = tp_session_gradients (session, &n_gradients);
+
+    self->n_gradients = (guint) n_gradients;
+    self->gradients = g_new0 (TpGradientInfo, n_gradients + 1);
+    for (size_t i = 0; i < n_gradients; i++)
+      {
+        self->gradients[i].name = g_strdup (gradients[i].name);
+        self->gradients[i].parameter = gradients[i].parameter;
+        self->gradients[i].gradient = gradients[i].gradient;
+      }
+  }
   arguments = tp_session_arguments (session, &n_arguments);
   self->n_arguments = (guint) n_arguments;
   self->arguments = g_new0 (guint, n_arguments + 1);

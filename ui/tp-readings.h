@@ -27,6 +27,15 @@ typedef struct
   gboolean parameter;
 } TpNameInfo;
 
+/* One parameter's gradient, copied out of the engine (tp_session_gradients):
+ * its display name (docs/decisions.md D9) names the gradient node. */
+typedef struct
+{
+  char *name;
+  guint parameter;
+  guint gradient;
+} TpGradientInfo;
+
 /* An immutable snapshot of every reading of one successful compile.
  * Reference counted; safe to share between threads. */
 struct _TpReadings
@@ -36,6 +45,8 @@ struct _TpReadings
   guint n_names;
   guint *arguments;   /* the node of StableHLO's %arg0, %arg1, ... */
   guint n_arguments;
+  TpGradientInfo *gradients;  /* per parameter, in declaration order */
+  guint n_gradients;
   /* the engine's reading map (tp-engine.h), copied out per reading:
    * panes colour, decorate and cross-highlight from it alone */
   TpMapLine *map_lines[TP_N_READINGS];
@@ -101,6 +112,10 @@ const char *tp_readings_get_explanation (TpReadings *self,
                                          guint       node);
 const char *tp_readings_get_value_text (TpReadings *self,
                                         guint       node);
+const char *tp_readings_get_name       (TpReadings *self,
+                                        guint       node);
+const char *tp_readings_get_gradient_of (TpReadings *self,
+                                         guint       node);
 TpNodeState tp_readings_get_node_state (TpReadings *self,
                                         guint       step,
                                         guint       node);

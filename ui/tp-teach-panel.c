@@ -18,11 +18,18 @@
 #include "tp-teach-panel.h"
 #include "tp-train-pane.h"
 
-static const char *const teach_pages[TP_N_TEACH] = {
-  [TP_TEACH_CHECK] = "check",
-  [TP_TEACH_MEMORY] = "memory",
-  [TP_TEACH_STEPS] = "steps",
-  [TP_TEACH_TRAIN] = "train",
+static const struct
+{
+  const char *id;
+  const char *hint;             /* what the pane draws means, or NULL */
+} teach_pages[TP_N_TEACH] = {
+  [TP_TEACH_CHECK] = { "check", NULL },
+  [TP_TEACH_MEMORY] = { "memory", N_("One bar per step, from the step that computes a buffer to the last step that "
+                                     "holds it: blue forward, orange gradient, full colour kept to the end; the curve "
+                                     "above is the live volume.") },
+  [TP_TEACH_STEPS] = { "steps", N_("In the picture: veiled, not computed yet; green outline, computed and held; "
+                                   "greyed, computed and freed; purple, a share and the running sum it is added to.") },
+  [TP_TEACH_TRAIN] = { "train", NULL },
 };
 
 struct _TpTeachPanel
@@ -32,6 +39,7 @@ struct _TpTeachPanel
   /* Template widgets */
   GtkWidget *box;
   GtkLabel *explanation;
+  GtkLabel *hint;
   GtkStack *stack;
   TpCheckPane *check;
   TpMemoryChart *chart;
@@ -57,6 +65,17 @@ tp_teach_panel_update_explanation (TpTeachPanel *self)
     gtk_label_set_label (self->explanation,
                          _("Select a node (a line of a reading, a node of the picture, a bar of the memory chart) to read what it is."));
   gtk_widget_set_sensitive (GTK_WIDGET (self->explanation), sentence != NULL);
+}
+
+/* Beside the switcher: what the pane shown draws means (whole in its
+ * tooltip when it is cut). */
+static void
+tp_teach_panel_page_cb (TpTeachPanel *self)
+{
+  const char *hint = teach_pages[tp_teach_panel_get_page (self)].hint;
+
+  gtk_label_set_label (self->hint, hint != NULL ? gettext (hint) : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->hint), hint != NULL ? gettext (hint) : NULL);
 }
 
 static void
@@ -102,7 +121,7 @@ tp_teach_page_from_id (const char  *id,
                        TpTeachPage *page)
 {
   for (guint i = 0; i < TP_N_TEACH; i++)
-    if (g_strcmp0 (id, teach_pages[i]) == 0)
+    if (g_strcmp0 (id, teach_pages[i].id) == 0)
       {
         *page = (TpTeachPage) i;
         return TRUE;
@@ -136,7 +155,7 @@ tp_teach_panel_show (TpTeachPanel *self,
   focus[TP_TEACH_MEMORY] = GTK_WIDGET (self->chart);
   focus[TP_TEACH_STEPS] = GTK_WIDGET (tp_steps_pane_get_scrubber (self->steps));
   focus[TP_TEACH_TRAIN] = tp_train_pane_get_focus_widget (self->train);
-  gtk_stack_set_visible_child_name (self->stack, teach_pages[page]);
+  gtk_stack_set_visible_child_name (self->stack, teach_pages[page].id);
   if (page == TP_TEACH_STEPS)
     tp_steps_pane_start (self->steps);
   gtk_widget_grab_focus (focus[page]);
@@ -253,6 +272,7 @@ tp_teach_panel_class_init (TpTeachPanelClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, TP_RESOURCE_PREFIX "/ui/tp-teach-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, box);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, explanation);
+  gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, hint);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, check);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, chart);
@@ -266,5 +286,8 @@ tp_teach_panel_init (TpTeachPanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect_object (self->steps, "notify::step", G_CALLBACK (tp_teach_panel_step_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->stack, "notify::visible-child", G_CALLBACK (tp_teach_panel_page_cb), self,
+                           G_CONNECT_SWAPPED);
+  tp_teach_panel_page_cb (self);
   tp_teach_panel_update_explanation (self);
 }
