@@ -41,6 +41,7 @@ struct _TpTextPane
   GtkTextTag *hlo_tags[TP_TEXT_HLO_N_KINDS];  /* StableHLO token colours */
   GtkTextTag *show_all_tag;     /* a folded line's "show all" control */
   GArray *expanded;             /* TpFold: the lines "show all" unfolded */
+  guint divider_idle;           /* scrolls to the derivative's divider again */
 
   TpPane pane;
   guint updating : 1;
@@ -78,6 +79,7 @@ void          _tp_text_hlo_tag_line         (GtkTextBuffer *buffer,
                                              int            line,
                                              gsize          len);
 void          _tp_text_pane_show_selected   (TpTextPane    *self);
+void          _tp_text_pane_show_divider    (TpTextPane    *self);
 void          _tp_text_pane_create_tags     (TpTextPane    *self);
 void          _tp_text_pane_style_tokens    (TpTextPane    *self,
                                              GtkSourceStyleScheme *scheme);

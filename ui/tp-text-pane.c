@@ -364,6 +364,7 @@ tp_text_pane_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
   _tp_text_pane_cancel_update (self);
+  g_clear_handle_id (&self->divider_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), TP_TYPE_TEXT_PANE);
 
   G_OBJECT_CLASS (tp_text_pane_parent_class)->dispose (object);
