@@ -53,6 +53,11 @@ struct _TpPictureView
   guint8 *node_states;          /* the step-through's, or NULL */
   guint n_node_states;
 
+  double text_scale;            /* the text's size over its default */
+  int fit_node;                 /* selected when Fit was pressed, or -1 */
+  guint spec_nodes;             /* the forward band's nodes, of `layout` */
+  guint next_spec_nodes;        /* of `next_layout` */
+  guint dot_spec_nodes;         /* of `dot` */
   double scale;                 /* when not fitting */
   double offset_x;              /* widget pixels */
   double offset_y;
@@ -66,6 +71,7 @@ struct _TpPictureView
   guint dragged : 1;
   guint pending : 1;            /* dot waits for the pane to be shown */
   guint presenting : 1;         /* shown alone: fit may enlarge more */
+  guint fit_pressed : 1;        /* the placement is Fit's: pressed again, the whole picture */
 };
 
 /* tp-picture-zoom.c */

@@ -147,11 +147,13 @@ tp_picture_view_install (TpPictureView *self,
     {
       g_clear_pointer (&self->layout, tp_picture_layout_unref);
       self->layout = g_steal_pointer (&self->next_layout);
+      self->spec_nodes = self->next_spec_nodes;
       tp_picture_view_set_legend (self, tp_picture_layout_get_legend (self->layout));
       if (self->place_next)
         {
           self->place_next = FALSE;
           self->fit = self->readable = TRUE;
+          self->fit_pressed = FALSE;
         }
       gtk_widget_set_visible (GTK_WIDGET (self->degraded_label), tp_picture_view_get_degraded (self));
       tp_picture_view_show_message (self, NULL);
@@ -358,6 +360,7 @@ tp_picture_view_set_layout (TpPictureView   *self,
       return;
     }
   self->next_layout = layout;
+  self->next_spec_nodes = self->dot_spec_nodes;
   _tp_picture_view_update_raster (self);
 }
 
@@ -427,12 +430,14 @@ tp_picture_view_readings_cb (TpPictureView *self)
         {
           self->place_next = FALSE;
           self->fit = self->readable = TRUE;
+          self->fit_pressed = FALSE;
           _tp_picture_view_moved (self);
         }
       return;
     }
   g_free (self->dot);
   self->dot = g_strdup (dot);
+  self->dot_spec_nodes = readings != NULL ? readings->spec_nodes : 0;
   self->reduced = readings != NULL && readings->picture_reduced;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -799,6 +804,8 @@ tp_picture_view_init (TpPictureView *self)
   self->fit = TRUE;
   self->readable = TRUE;
   self->scale = 1;
+  self->text_scale = 1;
+  self->fit_node = -1;
   self->canvas->view = self;
   gtk_drawing_area_set_draw_func (self->legend_area, tp_picture_view_draw_legend, self, NULL);
   g_signal_connect_object (self->canvas, "notify::scale-factor",

@@ -32,6 +32,9 @@ void        tp_picture_view_get_offset     (TpPictureView *self,
                                             double        *y);
 void        tp_picture_view_set_presenting (TpPictureView *self,
                                             gboolean       presenting);
+void        tp_picture_view_set_text_scale (TpPictureView *self,
+                                            double         scale);
+double      tp_picture_view_get_readable_height (TpPictureView *self);
 gboolean    tp_picture_view_get_degraded   (TpPictureView *self);
 gboolean    tp_picture_view_get_stale      (TpPictureView *self);
 GtkWidget  *tp_picture_view_get_canvas     (TpPictureView *self);

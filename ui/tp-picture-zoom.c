@@ -2,9 +2,10 @@
  * and pan that move it.
  *
  * A picture opens fitted when a node's first label line comes out
- * readable so (READABLE_LABEL_PX), else at the readable zoom around the
- * target; fitting never enlarges a small graph past MAX_FIT_SCALE (more
- * when the picture is shown alone).  The reader zooms with Ctrl+scroll,
+ * readable so (READABLE_LABEL_PX, times the text's scale), else its
+ * forward band fitted when that is readable, else at the readable zoom
+ * around the selection or the target; fitting never enlarges a small
+ * graph past MAX_FIT_SCALE (more when the picture is shown alone).  The reader zooms with Ctrl+scroll,
  * the buttons or Ctrl+plus and Ctrl+minus in the picture, pans by
  * dragging, scrolling or with the arrows, fits with a double-click, and
  * selects a node with a click. */
@@ -25,14 +26,75 @@
  * and op, TP_SCREEN_LABEL_PT) is this many pixels tall: fitted when that
  * fits, else around the target, the rest a pan away. */
 #define READABLE_LABEL_PX 10.0
+/* Room around the forward band when it is fitted, picture pixels. */
+#define BAND_MARGIN 12.0
 
-/* The transform from @layout's picture pixels to canvas pixels. */
+/* The box of @layout's forward band (its nodes before the spec's node
+ * count: the program, the gradient being appended after it), in picture
+ * pixels; FALSE when it has no such node. */
+static gboolean
+tp_picture_view_forward_band (TpPictureView   *self,
+                              TpPictureLayout *layout,
+                              double          *x,
+                              double          *y,
+                              double          *w,
+                              double          *h)
+{
+  guint n = layout == self->layout ? self->spec_nodes : self->next_spec_nodes;
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint node = 0; node < n && node <= G_MAXINT; node++)
+    {
+      double bx, by, bw, bh;
+
+      if (!tp_picture_layout_node_bounds (layout, (int) node, &bx, &by, &bw, &bh))
+        continue;
+      x0 = MIN (x0, bx);
+      y0 = MIN (y0, by);
+      x1 = MAX (x1, bx + bw);
+      y1 = MAX (y1, by + bh);
+    }
+  if (x1 < x0)
+    return FALSE;
+  *x = x0 - BAND_MARGIN;
+  *y = y0 - BAND_MARGIN;
+  *w = x1 - x0 + 2 * BAND_MARGIN;
+  *h = y1 - y0 + 2 * BAND_MARGIN;
+  return TRUE;
+}
+
+/* Puts picture point (@cx, @cy) in the middle of the canvas at @scale,
+ * with no gap at an edge that need not be. */
+static void
+tp_picture_view_centre (double  w,
+                        double  h,
+                        double  lw,
+                        double  lh,
+                        double  scale,
+                        double  cx,
+                        double  cy,
+                        double *ox,
+                        double *oy)
+{
+  *ox = lw * scale <= w - 2 * MARGIN ? (w - lw * scale) / 2
+        : CLAMP (w / 2 - cx * scale, w - MARGIN - lw * scale, MARGIN);
+  *oy = lh * scale <= h - 2 * MARGIN ? (h - lh * scale) / 2
+        : CLAMP (h / 2 - cy * scale, h - MARGIN - lh * scale, MARGIN);
+}
+
+/* The transform from @layout's picture pixels to canvas pixels.  Fitted
+ * (a new picture, Fit once), it shows what can be read, at a zoom where
+ * a node's first label line is at least READABLE_LABEL_PX times the text
+ * scale tall: the whole picture when it is readable so, else the
+ * forward band fitted when that is (and the node selected when Fit was
+ * pressed, if any, is in it), else the readable zoom around that node,
+ * else around the target.  Fit again shows the whole picture, however small. */
 void
 _tp_picture_view_get_transform_for (TpPictureView   *self,
-                                   TpPictureLayout *layout,
-                                   double          *scale,
-                                   double          *ox,
-                                   double          *oy)
+                                    TpPictureLayout *layout,
+                                    double          *scale,
+                                    double          *ox,
+                                    double          *oy)
 {
   double w = self->canvas != NULL ? self->canvas->width : 0;
   double h = self->canvas != NULL ? self->canvas->height : 0;
@@ -49,32 +111,42 @@ _tp_picture_view_get_transform_for (TpPictureView   *self,
   if (self->fit || (self->place_next && layout == self->next_layout))
     {
       gboolean keep_readable = self->place_next && layout == self->next_layout ? TRUE : self->readable;
-      double readable = READABLE_LABEL_PX / (TP_SCREEN_LABEL_PT * TP_PICTURE_PX_PER_PT);
-      double bx, by, bw, bh;
-      int target = tp_picture_layout_get_target (layout);
+      double readable = READABLE_LABEL_PX * self->text_scale / (TP_SCREEN_LABEL_PT * TP_PICTURE_PX_PER_PT);
+      double most = self->presenting ? MAX_FIT_SCALE_PRESENTING : MAX_FIT_SCALE;
+      double bx, by, bw, bh, band;
+      gboolean selected = layout == self->layout && self->fit_node >= 0
+                          && tp_picture_layout_node_bounds (layout, self->fit_node, &bx, &by, &bw, &bh);
+      double sx = bx + bw / 2, sy = by + bh / 2;
 
-      *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh),
-                    self->presenting ? MAX_FIT_SCALE_PRESENTING : MAX_FIT_SCALE);
+      *scale = MIN (MIN ((w - 2 * MARGIN) / lw, (h - 2 * MARGIN) / lh), MAX (most, readable));
       *scale = MAX (*scale, MIN_SCALE);
       *ox = (w - lw * *scale) / 2;
       *oy = (h - lh * *scale) / 2;
-      if (keep_readable && *scale < readable)
+      if (!keep_readable || *scale >= readable)
+        return;
+      if (tp_picture_view_forward_band (self, layout, &bx, &by, &bw, &bh)
+          && (band = MIN ((w - 2 * MARGIN) / bw, (h - 2 * MARGIN) / bh)) >= readable
+          && (!selected || (sx >= bx && sx <= bx + bw && sy >= by && sy <= by + bh)))
         {
-          /* too small to read whole: readable, around the target (else
-           * from the top), and no gap at an edge that need not be */
-          double cx = lw / 2, cy = 0;
-
-          *scale = readable;
-          if (tp_picture_layout_node_bounds (layout, target, &bx, &by, &bw, &bh))
-            {
-              cx = bx + bw / 2;
-              cy = by + bh / 2;
-            }
-          *ox = lw * *scale <= w - 2 * MARGIN ? (w - lw * *scale) / 2
-                : CLAMP (w / 2 - cx * *scale, w - MARGIN - lw * *scale, MARGIN);
-          *oy = lh * *scale <= h - 2 * MARGIN ? (h - lh * *scale) / 2
-                : CLAMP (h / 2 - cy * *scale, h - MARGIN - lh * *scale, MARGIN);
+          /* the forward band, fitted */
+          *scale = MIN (band, MAX (most, readable));
+          tp_picture_view_centre (w, h, lw, lh, *scale, bx + bw / 2, by + bh / 2, ox, oy);
+          return;
         }
+      /* readable around the selected node, else the target (else from
+       * the top) */
+      *scale = readable;
+      if (!selected)
+        {
+          sx = lw / 2;
+          sy = 0;
+          if (tp_picture_layout_node_bounds (layout, tp_picture_layout_get_target (layout), &bx, &by, &bw, &bh))
+            {
+              sx = bx + bw / 2;
+              sy = by + bh / 2;
+            }
+        }
+      tp_picture_view_centre (w, h, lw, lh, *scale, sx, sy, ox, oy);
     }
   else
     {
@@ -193,15 +265,60 @@ tp_picture_view_get_offset (TpPictureView *self,
   _tp_picture_view_get_transform (self, &scale, x, y);
 }
 
+/* Fit (the button, Ctrl+0 in the picture, a double-click): what can be
+ * read fitted (see the transform above), around the node selected then;
+ * pressed again at once, the whole picture, however small; again, what
+ * can be read. */
 void
 tp_picture_view_zoom_fit (TpPictureView *self)
 {
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
+  if (self->fit && self->fit_pressed && self->readable)
+    self->readable = FALSE;
+  else
+    {
+      self->readable = TRUE;
+      self->fit_node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
+    }
   self->fit = TRUE;
-  self->readable = FALSE;
+  self->fit_pressed = TRUE;
   self->place_next = FALSE;
   _tp_picture_view_moved (self);
+}
+
+/* The text's scale (the text size over its default, half as large
+ * again presenting): the readable zoom grows with it, and a picture the
+ * reader zoomed grows as the text does, about the canvas's middle. */
+void
+tp_picture_view_set_text_scale (TpPictureView *self,
+                                double         scale)
+{
+  double factor;
+
+  g_return_if_fail (TP_IS_PICTURE_VIEW (self));
+  g_return_if_fail (scale > 0);
+
+  if (self->text_scale == scale)
+    return;
+  factor = scale / self->text_scale;
+  self->text_scale = scale;
+  if (!self->fit && self->layout != NULL)
+    tp_picture_view_zoom_at (self, factor,
+                             gtk_widget_get_width (GTK_WIDGET (self->canvas)) / 2.0,
+                             gtk_widget_get_height (GTK_WIDGET (self->canvas)) / 2.0);
+  else
+    _tp_picture_view_moved (self);
+}
+
+/* The height of a node's first label line the picture opens (and fits)
+ * at, at the least, in canvas pixels. */
+double
+tp_picture_view_get_readable_height (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), 0);
+
+  return READABLE_LABEL_PX * self->text_scale;
 }
 
 /* One picture pixel per canvas pixel (a node's first line is then
@@ -228,6 +345,7 @@ tp_picture_view_place_next (TpPictureView *self)
   g_return_if_fail (TP_IS_PICTURE_VIEW (self));
 
   self->place_next = TRUE;
+  self->fit_node = -1;
 }
 
 /* The height in canvas pixels of a node's first label line as shown:
