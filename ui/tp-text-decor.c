@@ -405,15 +405,26 @@ _tp_text_pane_show_selected (TpTextPane *self)
     }
 }
 
+/* Once the view has laid the reading out (its lines' heights are then
+ * measured, not estimated), the divider goes to the top, at once: not
+ * in the view's smooth scroll, which a screenshot or a glance at a new
+ * reading would catch half way. */
 static gboolean
-tp_text_pane_divider_again_cb (gpointer data)
+tp_text_pane_divider_scroll_cb (gpointer data)
 {
   TpTextPane *self = data;
-  GtkTextMark *mark = gtk_text_buffer_get_mark (GTK_TEXT_BUFFER (self->buffer), "divider");
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->view));
+  GtkTextIter iter;
+  int y = 0, height = 0;
 
   self->divider_idle = 0;
-  if (mark != NULL)
-    gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view), mark, 0.0, TRUE, 0.0, 0.0);
+  if (vadjustment == NULL || self->divider_line < 0)
+    return G_SOURCE_REMOVE;
+  gtk_text_buffer_get_iter_at_line (GTK_TEXT_BUFFER (self->buffer), &iter, self->divider_line);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->view), &iter, &y, &height);
+  gtk_adjustment_set_value (vadjustment,
+                            MIN ((double) (y + gtk_text_view_get_top_margin (GTK_TEXT_VIEW (self->view))),
+                                 gtk_adjustment_get_upper (vadjustment) - gtk_adjustment_get_page_size (vadjustment)));
   return G_SOURCE_REMOVE;
 }
 
@@ -426,41 +437,34 @@ _tp_text_pane_show_divider (TpTextPane *self)
 {
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->view));
-  GtkTextMark *mark;
   GtkTextIter iter;
   int y = 0, height = 0;
   guint n_lines, line;
 
+  self->divider_line = -1;
   if (self->pane != TP_PANE_DERIVATIVE || self->shown == NULL)
     return;
   n_lines = self->shown->n_map_lines[TP_READING_DERIVATIVE];
   for (line = 0; line < n_lines; line++)
     if (tp_readings_get_map_line (self->shown, TP_READING_DERIVATIVE, line)->role == TP_ROLE_DIVIDER)
       break;
-  if (line == n_lines)
+  if (line == n_lines || line > G_MAXINT)
     return;
   gtk_text_buffer_get_iter_at_line (buffer, &iter, (int) line);
   gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->view), &iter, &y, &height);
   if (vadjustment != NULL && gtk_adjustment_get_value (vadjustment) > y && y > 0)
     return;
-  mark = gtk_text_buffer_get_mark (buffer, "divider");
-  if (mark == NULL)
-    mark = gtk_text_buffer_create_mark (buffer, "divider", &iter, TRUE);
-  else
-    gtk_text_buffer_move_mark (buffer, mark, &iter);
-  /* the cursor too, so the view keeps that line in sight as it lays
-   * the reading out (no node is selected by it: the pane has no focus) */
+  self->divider_line = (int) line;
+  /* the cursor too, so the view keeps that line in sight (no node is
+   * selected by it: the pane has no focus) */
   if (!gtk_widget_has_focus (GTK_WIDGET (self->view)))
     {
       self->updating = TRUE;
       gtk_text_buffer_place_cursor (buffer, &iter);
       self->updating = FALSE;
     }
-  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view), mark, 0.0, TRUE, 0.0, 0.0);
-  /* the lines above it are measured for good only once the view has
-   * laid them all out: scrolled there again then */
   if (self->divider_idle == 0)
-    self->divider_idle = g_idle_add_full (G_PRIORITY_LOW, tp_text_pane_divider_again_cb, self, NULL);
+    self->divider_idle = g_idle_add_full (G_PRIORITY_LOW, tp_text_pane_divider_scroll_cb, self, NULL);
 }
 
 /* The decoration tags of a new pane's buffer: colours only, so putting

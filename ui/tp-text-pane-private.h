@@ -41,7 +41,8 @@ struct _TpTextPane
   GtkTextTag *hlo_tags[TP_TEXT_HLO_N_KINDS];  /* StableHLO token colours */
   GtkTextTag *show_all_tag;     /* a folded line's "show all" control */
   GArray *expanded;             /* TpFold: the lines "show all" unfolded */
-  guint divider_idle;           /* scrolls to the derivative's divider again */
+  guint divider_idle;           /* scrolls to the derivative's divider */
+  int divider_line;             /* the divider to scroll to, or -1 */
 
   TpPane pane;
   guint updating : 1;

@@ -470,6 +470,7 @@ tp_text_pane_init (TpTextPane *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->divider_line = -1;
   self->buffer = gtk_source_buffer_new (NULL);
   buffer = GTK_TEXT_BUFFER (self->buffer);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
