@@ -77,6 +77,9 @@ tp_steps_pane_target (TpReadings *r)
   return G_MAXUINT;
 }
 
+/* The picture styled by each node's state after the step, while the pane
+ * is shown: another teaching pane, or the teaching panes hidden (F9),
+ * give the picture back unveiled. */
 static void
 tp_steps_pane_update_picture_states (TpStepsPane *self)
 {
@@ -86,7 +89,7 @@ tp_steps_pane_update_picture_states (TpStepsPane *self)
 
   if (self->picture == NULL)
     return;
-  if (r == NULL || self->step < 0)
+  if (r == NULL || self->step < 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       tp_picture_view_set_node_states (self->picture, NULL, 0);
       return;
@@ -436,6 +439,20 @@ tp_steps_pane_dispose (GObject *object)
 }
 
 static void
+tp_steps_pane_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (tp_steps_pane_parent_class)->map (widget);
+  tp_steps_pane_update_picture_states (TP_STEPS_PANE (widget));
+}
+
+static void
+tp_steps_pane_unmap (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (tp_steps_pane_parent_class)->unmap (widget);
+  tp_steps_pane_update_picture_states (TP_STEPS_PANE (widget));
+}
+
+static void
 tp_steps_pane_get_property (GObject    *object,
                             guint       prop_id,
                             GValue     *value,
@@ -461,6 +478,8 @@ tp_steps_pane_class_init (TpStepsPaneClass *klass)
 
   object_class->dispose = tp_steps_pane_dispose;
   object_class->get_property = tp_steps_pane_get_property;
+  widget_class->map = tp_steps_pane_map;
+  widget_class->unmap = tp_steps_pane_unmap;
 
   /* notified whenever the step is shown again (the memory chart's
    * cursor follows it) */
