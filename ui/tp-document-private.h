@@ -23,6 +23,7 @@ struct _TpDocument
   char *diagnostic;             /* "line:column: message", or NULL */
   TpDrafts *drafts;             /* the application's, or NULL */
   char *draft_id;
+  char *comment;                /* the text's first comment, or NULL */
 
   guint diag_line;
   guint diag_column;

@@ -325,11 +325,70 @@ tp_document_draft_cb (gpointer data)
 
 /* {==== buffer signals ====} */
 
+#define COMMENT_LINES 50
+#define COMMENT_CHARS 60
+
+/* The text's first line that is not blank, when it is a comment: what the
+ * program calls itself (at most COMMENT_CHARS characters), or NULL. */
+static char *
+tp_document_first_comment (TpDocument *self)
+{
+  GtkTextIter line, end;
+
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (self->buffer), &line);
+  for (guint i = 0; i < COMMENT_LINES; i++)
+    {
+      g_autofree char *text = NULL;
+      char *words;
+
+      end = line;
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_to_line_end (&end);
+      if (gtk_text_iter_get_line_offset (&end) > 4 * COMMENT_CHARS)
+        gtk_text_iter_set_line_offset (&end, 4 * COMMENT_CHARS);
+      text = gtk_text_iter_get_slice (&line, &end);
+      words = g_strstrip (text);
+      if (words[0] == '\0')
+        {
+          if (!gtk_text_iter_forward_line (&line))
+            return NULL;
+          continue;
+        }
+      if (words[0] != '#')
+        return NULL;
+      words = g_strstrip (words + 1);
+      if (words[0] == '\0')
+        return NULL;
+      if (g_utf8_strlen (words, -1) > COMMENT_CHARS)
+        {
+          char *cut = g_utf8_offset_to_pointer (words, COMMENT_CHARS);
+
+          /* Translators: a title cut short; %s is its start */
+          return g_strdup_printf (_("%s…"), g_strstrip (g_strndup (words, (gsize) (cut - words))));
+        }
+      return g_strdup (words);
+    }
+  return NULL;
+}
+
+static void
+tp_document_update_comment (TpDocument *self)
+{
+  g_autofree char *comment = tp_document_first_comment (self);
+
+  if (g_strcmp0 (comment, self->comment) == 0)
+    return;
+  g_free (self->comment);
+  self->comment = g_steal_pointer (&comment);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
 static void
 tp_document_changed_cb (TpDocument    *self,
                         GtkTextBuffer *buffer)
 {
   self->text_serial++;
+  tp_document_update_comment (self);
   if (self->loading)
     return;
   _tp_document_queue_recompute (self, self->recompute_delay);
@@ -380,6 +439,7 @@ tp_document_finalize (GObject *object)
   g_free (self->observe);
   g_free (self->diagnostic);
   g_free (self->draft_id);
+  g_free (self->comment);
   g_clear_object (&self->drafts);
 
   G_OBJECT_CLASS (tp_document_parent_class)->finalize (object);
@@ -754,7 +814,8 @@ tp_document_set_file (TpDocument *self,
     }
 }
 
-/* The file's display name, or "Untitled". */
+/* The file's display name; with no file, the program's first comment
+ * (tp_document_get_comment), else "Untitled". */
 char *
 tp_document_dup_title (TpDocument *self)
 {
@@ -765,7 +826,19 @@ tp_document_dup_title (TpDocument *self)
       g_autofree char *base = g_file_get_basename (self->file);
       return g_filename_display_name (base);
     }
+  if (self->comment != NULL)
+    return g_strdup (self->comment);
   return g_strdup (_("Untitled"));
+}
+
+/* The text's first line that is not blank, when it is a comment, as a
+ * title (its '#' and spaces taken off, long ones cut); NULL for none. */
+const char *
+tp_document_get_comment (TpDocument *self)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
+
+  return self->comment;
 }
 
 gboolean

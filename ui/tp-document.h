@@ -53,6 +53,7 @@ GFile           *tp_document_get_file                 (TpDocument  *self);
 void             tp_document_set_file                 (TpDocument  *self,
                                                        GFile       *file);
 char            *tp_document_dup_title                (TpDocument  *self);
+const char      *tp_document_get_comment              (TpDocument  *self);
 gboolean         tp_document_get_modified             (TpDocument  *self);
 gboolean         tp_document_is_pristine              (TpDocument  *self);
 void             tp_document_recompute_now            (TpDocument  *self);

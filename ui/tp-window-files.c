@@ -151,11 +151,14 @@ tp_window_open_sample (TpWindow   *self,
   tp_document_set_text (self->document, text);
   if (fresh)
     gtk_text_buffer_end_irreversible_action (buffer);
+  g_free (self->sample_comment);
+  self->sample_comment = g_strdup (tp_document_get_comment (self->document));
   tp_document_set_file (self->document, NULL);
   tp_document_set_target (self->document, sample->target);
   tp_document_set_observe (self->document, sample->observe);
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (tp_document_get_buffer (self->document)), FALSE);
   tp_document_set_selected_node (self->document, -1);
+  _tp_window_update_title (self);
   g_settings_set_string (self->settings, "last-sample", sample_id);
   /* a new program's picture opens readable, not at the last one's zoom */
   tp_picture_view_place_next (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE]));

@@ -24,6 +24,7 @@ enum {
   PROP_EXACT,
   PROP_FOCUS_LAYOUT,
   PROP_PRESENTING,
+  PROP_TEACHING,
   N_PROPS
 };
 
@@ -37,19 +38,23 @@ static GParamSpec *properties[N_PROPS];
 
 /* {==== title and summary ====} */
 
-/* What the window shows: the file's name, else the sample's title. */
+/* What the window shows: the file's name; else the sample's title while
+ * the program still calls itself what the sample does (its first
+ * comment: a sample edited is still the sample); else the program's own
+ * title, its first comment or "Untitled" (a sample's text replaced). */
 char *
 tp_window_dup_title (TpWindow *self)
 {
   g_return_val_if_fail (TP_IS_WINDOW (self), NULL);
 
-  if (tp_document_get_file (self->document) == NULL && self->sample_title != NULL)
+  if (tp_document_get_file (self->document) == NULL && self->sample_title != NULL
+      && g_strcmp0 (tp_document_get_comment (self->document), self->sample_comment) == 0)
     return g_strdup (self->sample_title);
   return tp_document_dup_title (self->document);
 }
 
-static void
-tp_window_update_title (TpWindow *self)
+void
+_tp_window_update_title (TpWindow *self)
 {
   g_autofree char *title = tp_window_dup_title (self);
   g_autofree char *full = NULL;
@@ -276,7 +281,7 @@ tp_window_file_changed_cb (TpWindow *self)
 {
   if (tp_document_get_file (self->document) != NULL)
     g_clear_pointer (&self->sample_title, g_free);
-  tp_window_update_title (self);
+  _tp_window_update_title (self);
 }
 
 static void
@@ -471,6 +476,13 @@ tp_window_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_handle_id (&self->toast_source, g_source_remove);
+  g_clear_handle_id (&self->place_idle, g_source_remove);
+  if (self->editor_width_source != 0)
+    {
+      /* a width dragged to just now is kept all the same */
+      g_clear_handle_id (&self->editor_width_source, g_source_remove);
+      g_settings_set_int (self->settings, "editor-width", gtk_paned_get_position (self->paned));
+    }
   g_clear_weak_pointer (&self->menu_focus);
   /* GtkWindow unparents its own child and titlebar; disposing the
    * template here would leave it pointers to freed widgets. */
@@ -486,6 +498,7 @@ tp_window_finalize (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->settings);
   g_free (self->sample_title);
+  g_free (self->sample_comment);
 
   G_OBJECT_CLASS (tp_window_parent_class)->finalize (object);
 }
@@ -508,6 +521,9 @@ tp_window_get_property (GObject    *object,
       break;
     case PROP_PRESENTING:
       g_value_set_boolean (value, self->presenting);
+      break;
+    case PROP_TEACHING:
+      g_value_set_boolean (value, tp_window_get_teaching (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -536,6 +552,9 @@ tp_window_set_property (GObject      *object,
       break;
     case PROP_PRESENTING:
       tp_window_set_presenting (self, g_value_get_boolean (value));
+      break;
+    case PROP_TEACHING:
+      tp_window_set_teaching (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -586,6 +605,9 @@ tp_window_class_init (TpWindowClass *klass)
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_PRESENTING] =
     g_param_spec_boolean ("presenting", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TEACHING] =
+    g_param_spec_boolean ("teaching", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -677,7 +699,9 @@ tp_window_init (TpWindow *self)
   g_signal_connect_object (self->document, "notify::file",
                            G_CALLBACK (tp_window_file_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "notify::modified",
-                           G_CALLBACK (tp_window_update_title), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tp_window_update_title), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::title",
+                           G_CALLBACK (_tp_window_update_title), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "notify::exact",
                            G_CALLBACK (tp_window_exact_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "notify::busy",
@@ -702,6 +726,7 @@ tp_window_init (TpWindow *self)
   tp_window_name_inner_button (GTK_WIDGET (self->target_dropdown), _("Target"));
   tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), _("Observe"));
   _tp_window_add_shortcuts (self);
+  _tp_window_init_layout (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (_tp_window_drop_cb), self);
@@ -719,7 +744,7 @@ tp_window_init (TpWindow *self)
   self->focus_pane = (TpPane) CLAMP (g_settings_get_enum (self->settings, "focus-pane"), 0, TP_N_PANES - 1);
   _tp_window_place_panes (self);
 
-  tp_window_update_title (self);
+  _tp_window_update_title (self);
   tp_window_update_choices (self);
   tp_window_update_summary (self);
   tp_window_update_busy (self);

@@ -710,7 +710,8 @@ test_window_close_prompt (void)
       g_assert_nonnull (dialog);
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
       g_object_get (dialog, "text", &text, NULL);
-      g_assert_cmpstr (text, ==, "Save changes to “Untitled” before closing?");
+      /* the program's title: its first comment (no file yet) */
+      g_assert_cmpstr (text, ==, "Save changes to “the README sample” before closing?");
 
       /* Cancel: the window and its edits stay */
       gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
