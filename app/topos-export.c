@@ -40,7 +40,7 @@ int tp_export_picture (const char *dot, const char *svg_path,
 int
 tp_export_picture (const char *dot, const char *svg_path, const char *png_path)
 {
-  TpRenderOptions options = { 0, svg_path != NULL, png_path != NULL, false };
+  TpRenderOptions options = { .svg = svg_path != NULL, .draw = png_path != NULL };
   TpRender *r = tp_render_new (dot, &options);
   const char *diag;
   int rc = 0;

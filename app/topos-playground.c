@@ -23,7 +23,7 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  app = tp_application_new ();
+  app = tp_application_new (argv[0]);
   status = g_application_run (G_APPLICATION (app), argc, argv);
   /* no picture may be drawing while the process exits */
   tp_picture_raster_wait_idle ();

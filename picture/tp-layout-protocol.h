@@ -20,7 +20,17 @@
  * where each font name the ops use comes with the Pango font
  * description graphviz's text layout resolved it to ("Helvetica" may be
  * drawn with "DejaVu Sans"), so the app draws the very fonts graphviz
- * measured. */
+ * measured.
+ *
+ * A screen layout (the picture as the pane shows it, tp-picture-screen.h:
+ * set tighter, its legend apart) is a layout's reply followed by
+ *
+ *   guint32 target                (the node tagged the target, G_MAXUINT32
+ *                                  for none)
+ *   bytes legend                  (the legend laid out alone: a whole
+ *                                  layout reply, its own length not
+ *                                  repeated; empty when there is none)
+ */
 #pragma once
 
 enum
@@ -30,6 +40,7 @@ enum
   TP_LAYOUT_REQUEST_PNG = 3,          /* transparent, as `topos --png` */
   TP_LAYOUT_REQUEST_PNG_LIGHT = 4,    /* over the light style's background */
   TP_LAYOUT_REQUEST_PNG_DARK = 5,     /* over the dark style's */
+  TP_LAYOUT_REQUEST_SCREEN = 6,       /* a layout as the pane shows it */
 };
 
 /* The worker's executable, and the argument that makes it serve. */

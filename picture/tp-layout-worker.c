@@ -1,11 +1,13 @@
 /* tp-layout-worker.c: topos-layout-worker, the desktop app's graphviz
  * process.
  *
- * Graphviz never runs inside the app (see tp-picture-layout.c for why).
+ * Graphviz never runs inside the app (see tp-picture-worker.c for why).
  * The app starts this program as `topos-layout-worker --serve` with
  * pipes on its standard input and output and sends it one request at a
  * time (tp-layout-protocol.h): lay a DOT text out, or write it as SVG or
- * PNG.  A layout comes back as graphviz's own drawing operations (xdot,
+ * PNG, or lay it out as the pane shows it (tp-picture-screen.h: set
+ * tighter, its legend a graph of its own, both made to the graph cgraph
+ * read).  A layout comes back as graphviz's own drawing operations (xdot,
  * tp_render_xdot), the node boxes for hit tests, and the fonts the
  * operations name, resolved as graphviz's text layout resolved them.  An
  * export comes back as the very bytes `topos --svg` or `topos --png`
@@ -28,6 +30,7 @@
 
 #include "tp-engine.h"
 #include "tp-layout-protocol.h"
+#include "tp-picture-screen.h"
 #include "tp-priority.h"
 #include "tp-render.h"
 
@@ -199,21 +202,13 @@ put_fonts (GByteArray *out,
 
 /* {==== requests ====} */
 
+/* The reply to a request of @kind (tp-layout-protocol.h) that @render
+ * (NULL: out of memory) answered. */
 static void
-answer (guint32     kind,
-        const char *dot,
-        GByteArray *out)
+put_reply (guint32         kind,
+           const TpRender *render,
+           GByteArray     *out)
 {
-  TpRenderOptions options = {
-    /* the engine already fitted its DOT to TP_PICTURE_BUDGET (and says
-     * so, tp_session_picture_reduced): the renderer's default budget is
-     * only its safety net for DOT from elsewhere */
-    .budget = 0,
-    .svg = kind == TP_LAYOUT_REQUEST_SVG,
-    .draw = kind >= TP_LAYOUT_REQUEST_PNG,
-    .xdot = kind == TP_LAYOUT_REQUEST_LAYOUT,
-  };
-  TpRender *render = tp_render_new (dot, &options);
   GByteArray *payload = g_byte_array_new ();
   GByteArray *boxes = g_byte_array_new ();
   const char *diagnostics = render != NULL ? tp_render_diagnostics (render) : "out of memory";
@@ -288,7 +283,64 @@ answer (guint32     kind,
   put_bytes (out, payload->data, payload->len);
   g_byte_array_unref (boxes);
   g_byte_array_unref (payload);
+}
+
+typedef struct
+{
+  struct Agraph_s *legend;
+  int target;
+} Screen;
+
+/* The edit hook of a screen layout: the graph as read, set as the
+ * screen lays it out. */
+static void
+screen_edit (struct Agraph_s *graph,
+             void            *data)
+{
+  Screen *screen = data;
+
+  screen->legend = tp_screen_graph_split (graph, &screen->target);
+}
+
+static void
+answer (guint32     kind,
+        const char *dot,
+        GByteArray *out)
+{
+  Screen screen = { NULL, -1 };
+  TpRenderOptions options = {
+    /* the engine already fitted its DOT to TP_PICTURE_BUDGET (and says
+     * so, tp_session_picture_reduced): the renderer's default budget is
+     * only its safety net for DOT from elsewhere */
+    .budget = 0,
+    .svg = kind == TP_LAYOUT_REQUEST_SVG,
+    .draw = kind == TP_LAYOUT_REQUEST_PNG || kind == TP_LAYOUT_REQUEST_PNG_LIGHT
+            || kind == TP_LAYOUT_REQUEST_PNG_DARK,
+    .xdot = kind == TP_LAYOUT_REQUEST_LAYOUT || kind == TP_LAYOUT_REQUEST_SCREEN,
+    .edit = kind == TP_LAYOUT_REQUEST_SCREEN ? screen_edit : NULL,
+    .edit_data = &screen,
+  };
+  TpRender *render = tp_render_new (dot, &options);
+
+  put_reply (kind == TP_LAYOUT_REQUEST_SCREEN ? TP_LAYOUT_REQUEST_LAYOUT : kind, render, out);
   tp_render_free (render);
+  if (kind != TP_LAYOUT_REQUEST_SCREEN)
+    return;
+  put_u32 (out, screen.target >= 0 ? (guint32) screen.target : G_MAXUINT32);
+  if (screen.legend != NULL)
+    {
+      TpRenderOptions alone = { .xdot = TRUE };
+      GByteArray *legend = g_byte_array_new ();
+
+      render = tp_render_new_graph (screen.legend, &alone);
+      put_reply (TP_LAYOUT_REQUEST_LAYOUT, render, legend);
+      put_bytes (out, legend->data, legend->len);
+      g_byte_array_unref (legend);
+      tp_render_free (render);
+      agclose (screen.legend);
+    }
+  else
+    put_u32 (out, 0);
 }
 
 /* Requests come on standard input; each reply goes out on what was
@@ -321,7 +373,7 @@ serve (void)
 
       if (!read_all (STDIN_FILENO, head, sizeof head))
         return 0;
-      if (head[0] < TP_LAYOUT_REQUEST_LAYOUT || head[0] > TP_LAYOUT_REQUEST_PNG_DARK
+      if (head[0] < TP_LAYOUT_REQUEST_LAYOUT || head[0] > TP_LAYOUT_REQUEST_SCREEN
           || head[1] > TP_LAYOUT_MAX_DOT_BYTES || (dot = malloc ((gsize) head[1] + 1)) == NULL)
         return 1;
       if (!read_all (STDIN_FILENO, dot, head[1]))

@@ -1,12 +1,9 @@
-/* tp-picture-layout.h: the seam between the picture pane and graphviz.
+/* tp-picture-layout.h: a picture laid out by graphviz.
  *
- * A layout is made from the engine's DOT reading off the main thread and
- * is then immutable: the pane draws it with cairo at any scale, asks it
- * which node lies under the pointer and where a node is.  Graphviz is
- * neither thread-safe nor interruptible, so every layout and every export
- * of the app goes through one worker, one at a time (a worker process:
- * see tp-picture-layout.c); work for a DOT that is no longer
- * current is dropped (cancel its GCancellable).
+ * A layout is made from the engine's DOT reading off the main thread (by
+ * the application's picture worker, tp-picture-worker.h) and is then
+ * immutable: the pane draws it with cairo at any scale, asks it which
+ * node lies under the pointer and where a node is.
  *
  * Units: "picture pixels", 96 per inch at zoom 1, origin top-left. */
 #pragma once
@@ -41,36 +38,24 @@ gboolean         tp_picture_layout_node_bounds  (TpPictureLayout      *self,
  * drawn instead (a safety net: the engine fits its DOT to
  * TP_PICTURE_BUDGET itself and says so, tp_session_picture_reduced). */
 gboolean         tp_picture_layout_get_degraded (TpPictureLayout      *self);
+/* The DOT it was laid out from. */
+const char      *tp_picture_layout_get_dot      (TpPictureLayout      *self);
+/* TRUE for a layout as the pane shows it (tp-picture-screen.h): then its
+ * target node (or -1), and its legend laid out alone (or NULL). */
+gboolean         tp_picture_layout_get_screen   (TpPictureLayout      *self);
+int              tp_picture_layout_get_target   (TpPictureLayout      *self);
+TpPictureLayout *tp_picture_layout_get_legend   (TpPictureLayout      *self);
 
-/* Lays out @dot; @callback runs on the caller's main context.  Cancel
- * @cancellable to drop the work: a layout that has not started is
- * skipped, a short one that has is thrown away when done, a long one is
- * stopped. */
-void             tp_picture_layout_new_async    (const char           *dot,
-                                                 GCancellable         *cancellable,
-                                                 GAsyncReadyCallback   callback,
-                                                 gpointer              user_data);
-TpPictureLayout *tp_picture_layout_new_finish   (GAsyncResult         *result,
+/* Reads the worker's reply to a request of @kind (tp-layout-protocol.h):
+ * a layout of @dot in *layout, or an export's bytes in *payload.  FALSE,
+ * with @error, when the reply says the request failed or is garbled.
+ * For tp-picture-worker.c. */
+gboolean         tp_picture_reply_read          (GBytes               *reply,
+                                                 guint32               kind,
+                                                 const char           *dot,
+                                                 TpPictureLayout     **layout,
+                                                 GBytes              **payload,
                                                  GError              **error);
-
-/* Writes the picture of @dot as "svg" or "png" to @file, atomically; the
- * bytes are those `topos --svg` and `topos --png` write for the same
- * program.  "png-light" and "png-dark" draw the PNG over the light or
- * the dark view's background instead of a transparent one (for slides). */
-void             tp_picture_export_async        (const char           *dot,
-                                                 const char           *format,
-                                                 GFile                *file,
-                                                 GCancellable         *cancellable,
-                                                 GAsyncReadyCallback   callback,
-                                                 gpointer              user_data);
-gboolean         tp_picture_export_finish       (GAsyncResult         *result,
-                                                 GError              **error);
-
-/* How many requests graphviz has served (for the benchmark and tests: a
- * layout served from the cache does not count), and how many worker
- * processes were started for them. */
-guint            tp_picture_layout_get_n_layouts (void);
-guint            tp_picture_layout_get_n_workers (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpPictureLayout, tp_picture_layout_unref)
 

@@ -1,106 +1,114 @@
 /* tp-picture-screen.c: the engine's DOT as the desktop lays it out (see
- * tp-picture-screen.h).
+ * tp-picture-screen.h), applied to the graph as cgraph read it.
  *
- * It edits the text, not a parsed graph, because the app links no
- * graphviz: the engine writes its graph, node and edge defaults as the
- * first three statements, the legend as the last one (a single node
- * with no edges, `  legend [id="legend", ...];`), and tags the target's
- * node with the class "target".  Spacing is overridden by statements
- * after the defaults and before the first node, so every node takes
- * them; the legend goes into a graph of its own with the same defaults.
- * A DOT in another shape is laid out as it is. */
+ * The legend is the node with id "legend" (the engine writes it as its
+ * last statement, a single node with no edges).  Its graph of its own
+ * has the picture's graph attributes but its caption (the root graph's
+ * label), the engine's node and edge defaults, and the node with the
+ * values it set; it is taken out of the picture before the spacing is
+ * set, so it keeps the engine's.  The spacing: the root graph's nodesep
+ * and ranksep, and the margin of every node that takes the engine's
+ * default (the engine's nodes set none of their own). */
 #include "tp-picture-config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+#include <cgraph.h>
+
 #include "tp-picture-screen.h"
 
-#define LEGEND_START "\n  legend [id=\"legend\""
-
-/* The end of the line that starts with @prefix (just past its '\n'),
- * searched from @from, or NULL. */
-static const char *
-after_line (const char *from,
-            const char *prefix)
+/* Sets @name to @value on @object of @graph, declared with "" when it is
+ * new; an HTML label stays HTML (cgraph keeps that in the string). */
+static void
+set_value (Agraph_t   *graph,
+           void       *object,
+           char       *name,
+           const char *value)
 {
-  const char *at = strstr (from, prefix);
-  const char *end = at != NULL ? strchr (at, '\n') : NULL;
+  if (aghtmlstr ((char *) value))
+    {
+      char *html = agstrdup_html (graph, (char *) value);
 
-  return end != NULL ? end + 1 : NULL;
+      agsafeset (object, name, html, (char *) "");
+      agstrfree (graph, html);
+    }
+  else
+    agsafeset (object, name, (char *) value, (char *) "");
 }
 
-/* The node whose class names it the target: `  nN [id="nN", class="...
- * target..."`, or -1. */
-static int
-find_target (const char *dot)
+/* The legend of @graph in a graph of its own, or NULL. */
+static Agraph_t *
+split_legend (Agraph_t *graph)
 {
-  for (const char *at = strstr (dot, " target"); at != NULL; at = strstr (at + 1, " target"))
-    {
-      const char *line = at;
-      const char *klass;
+  Agnode_t *legend = NULL;
+  Agraph_t *alone;
+  Agnode_t *node;
+  Agsym_t *sym;
+  Agsym_t *id = agattr (graph, AGNODE, (char *) "id", NULL);
 
-      while (line > dot && line[-1] != '\n')
-        line--;
-      klass = strstr (line, "class=\"");
-      if (klass == NULL || klass > at || memchr (klass + 7, '"', (size_t) (at - klass - 7)) != NULL
-          || (at[7] != '"' && at[7] != ' '))
-        continue;
-      while (*line == ' ')
-        line++;
-      if (line[0] == 'n' && g_ascii_isdigit (line[1]))
-        return (int) strtol (line + 1, NULL, 10);
+  for (Agnode_t *n = agfstnode (graph); n != NULL && id != NULL; n = agnxtnode (graph, n))
+    if (strcmp (agxget (n, id), "legend") == 0)
+      legend = n;
+  if (legend == NULL || agfstout (graph, legend) != NULL || agfstin (graph, legend) != NULL)
+    return NULL;
+
+  alone = agopen ((char *) "legend", Agdirected, NULL);
+  for (sym = agnxtattr (graph, AGRAPH, NULL); sym != NULL; sym = agnxtattr (graph, AGRAPH, sym))
+    if (strcmp (sym->name, "label") != 0 && agxget (graph, sym)[0] != '\0')
+      agattr (alone, AGRAPH, sym->name, agxget (graph, sym));
+  for (sym = agnxtattr (graph, AGNODE, NULL); sym != NULL; sym = agnxtattr (graph, AGNODE, sym))
+    if (sym->defval[0] != '\0')
+      agattr (alone, AGNODE, sym->name, sym->defval);
+  for (sym = agnxtattr (graph, AGEDGE, NULL); sym != NULL; sym = agnxtattr (graph, AGEDGE, sym))
+    if (sym->defval[0] != '\0')
+      agattr (alone, AGEDGE, sym->name, sym->defval);
+  node = agnode (alone, agnameof (legend), 1);
+  for (sym = agnxtattr (graph, AGNODE, NULL); sym != NULL; sym = agnxtattr (graph, AGNODE, sym))
+    {
+      const char *value = agxget (legend, sym);
+
+      if (strcmp (value, sym->defval) != 0)
+        set_value (alone, node, sym->name, value);
+    }
+  agdelnode (graph, legend);
+  return alone;
+}
+
+/* The node whose class has the word "target": `nN`'s N, or -1. */
+static int
+find_target (Agraph_t *graph)
+{
+  Agsym_t *klass = agattr (graph, AGNODE, (char *) "class", NULL);
+
+  for (Agnode_t *n = agfstnode (graph); n != NULL && klass != NULL; n = agnxtnode (graph, n))
+    {
+      g_auto(GStrv) words = g_strsplit (agxget (n, klass), " ", -1);
+      const char *name = agnameof (n);
+
+      if (g_strv_contains ((const char *const *) words, "target")
+          && name[0] == 'n' && g_ascii_isdigit (name[1]))
+        return (int) strtol (name + 1, NULL, 10);
     }
   return -1;
 }
 
-void
-tp_screen_dot_init (TpScreenDot *self,
-                    const char  *dot)
+struct Agraph_s *
+tp_screen_graph_split (struct Agraph_s *graph,
+                       int             *target)
 {
-  const char *graph_start = strstr (dot, "  graph [");
-  const char *graph_end = graph_start != NULL ? after_line (graph_start, "  graph [") : NULL;
-  const char *node_end = graph_end != NULL ? after_line (graph_end, "  node [") : NULL;
-  const char *edge_end = node_end != NULL ? after_line (node_end, "  edge [") : NULL;
-  const char *legend = edge_end != NULL ? strstr (edge_end, LEGEND_START) : NULL;
-  GString *out;
+  Agraph_t *legend = split_legend (graph);
+  Agsym_t *margin = agattr (graph, AGNODE, (char *) "margin", NULL);
+  char *engine_margin = margin != NULL ? g_strdup (margin->defval) : NULL;
 
-  self->target = find_target (dot);
-  self->legend = NULL;
-  if (edge_end == NULL || !g_str_has_prefix (dot, "digraph "))
-    {
-      self->dot = g_strdup (dot);
-      return;
-    }
-  out = g_string_new_len (dot, node_end - dot);
-  g_string_append (out, "  graph [nodesep=" TP_SCREEN_NODESEP ", ranksep=" TP_SCREEN_RANKSEP "];\n");
-  g_string_append_len (out, node_end, edge_end - node_end);
-  g_string_append (out, "  node [margin=\"" TP_SCREEN_MARGIN "\"];\n");
-  if (legend != NULL)
-    {
-      const char *legend_end = strstr (legend, ">];\n");
-
-      g_string_append_len (out, edge_end, legend + 1 - edge_end);
-      if (legend_end != NULL)
-        {
-          g_autoptr(GString) alone = g_string_new ("digraph legend {\n");
-
-          g_string_append_len (alone, graph_start, edge_end - graph_start);
-          g_string_append_len (alone, legend + 1, legend_end + 4 - (legend + 1));
-          g_string_append (alone, "}\n");
-          self->legend = g_string_free (g_steal_pointer (&alone), FALSE);
-          g_string_append (out, legend_end + 4);
-        }
-    }
-  else
-    g_string_append (out, edge_end);
-  self->dot = g_string_free (out, FALSE);
-}
-
-void
-tp_screen_dot_clear (TpScreenDot *self)
-{
-  g_clear_pointer (&self->dot, g_free);
-  g_clear_pointer (&self->legend, g_free);
-  self->target = -1;
+  *target = find_target (graph);
+  agattr (graph, AGRAPH, (char *) "nodesep", (char *) TP_SCREEN_NODESEP);
+  agattr (graph, AGRAPH, (char *) "ranksep", (char *) TP_SCREEN_RANKSEP);
+  margin = agattr (graph, AGNODE, (char *) "margin", (char *) TP_SCREEN_MARGIN);
+  for (Agnode_t *n = agfstnode (graph); n != NULL; n = agnxtnode (graph, n))
+    if (engine_margin == NULL || strcmp (agxget (n, margin), engine_margin) == 0)
+      agxset (n, margin, (char *) TP_SCREEN_MARGIN);
+  g_free (engine_margin);
+  return legend;
 }

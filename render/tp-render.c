@@ -645,37 +645,31 @@ write_xdot (TpRender *r, GVC_t *gvc, Agraph_t *g, double pad_x, double pad_y,
   return r->xdot != NULL;
 }
 
-/* Parses, checks the budget, lays out, records and writes; false when
- * something failed (diag says what). */
+/* Checks the budget, lays out, records and writes @g (the caller's);
+ * false when something failed (diag says what). */
 static bool
-render (TpRender *r, GVC_t *gvc, const char *dot,
+render (TpRender *r, GVC_t *gvc, Agraph_t *g,
         const TpRenderOptions *options, Text *diag)
 {
   uint32_t budget = options->budget != 0 ? options->budget : TP_RENDER_BUDGET;
-  Agraph_t *g = read_dot (dot);
+  Agraph_t *notice_graph = NULL;
   char *notice = NULL;
   uint64_t cost;
   double pad_x, pad_y;
   bool ok = true;
 
-  if (g == NULL)
-    {
-      note (diag, "graphviz could not read the DOT text");
-      return false;
-    }
   cost = estimate_cost (g);
   r->cost = cost;
   if (cost > budget)
     {
       notice = notice_dot ((uint64_t) agnnodes (g), (uint64_t) agnedges (g),
                            cost, budget);
-      agclose (g);
       if (notice == NULL)
         return false;
       r->degraded = true;
       note (diag, "the graph is over the picture's budget; a notice is "
                   "drawn instead");
-      g = read_dot (notice);
+      g = notice_graph = read_dot (notice);
       free (notice);
       if (g == NULL)
         return false;
@@ -692,7 +686,8 @@ render (TpRender *r, GVC_t *gvc, const char *dot,
   if (gvLayout (gvc, g, "dot") != 0)
     {
       note (diag, "graphviz could not lay out the graph");
-      agclose (g);
+      if (notice_graph != NULL)
+        agclose (notice_graph);
       return false;
     }
   graph_pad (g, &pad_x, &pad_y);
@@ -706,14 +701,18 @@ render (TpRender *r, GVC_t *gvc, const char *dot,
   if (ok && options->xdot)
     ok = write_xdot (r, gvc, g, pad_x, pad_y, diag);
   gvFreeLayout (gvc, g);
-  agclose (g);
+  if (notice_graph != NULL)
+    agclose (notice_graph);
   return ok;
 }
 
-TpRender *
-tp_render_new (const char *dot, const TpRenderOptions *options)
+/* Reads @dot (or takes @graph, the caller's), lets the edit hook change
+ * it and renders it, with graphviz's numbers in the C locale and its
+ * errors in the diagnostics. */
+static TpRender *
+render_new (const char *dot, Agraph_t *graph, const TpRenderOptions *options)
 {
-  static const TpRenderOptions defaults = { 0, true, true, false };
+  static const TpRenderOptions defaults = { 0, true, true, false, NULL, NULL };
   TpRender *r = calloc (1, sizeof *r);
   locale_t c_numeric, old_locale = (locale_t) 0;
   agusererrf old_errf;
@@ -738,8 +737,17 @@ tp_render_new (const char *dot, const TpRenderOptions *options)
     shared_gvc = gvContext ();
   if (shared_gvc == NULL)
     note (&diag, "graphviz could not start");
+  else if (graph != NULL)
+    r->ok = render (r, shared_gvc, graph, options, &diag);
+  else if ((graph = read_dot (dot != NULL ? dot : "")) == NULL)
+    note (&diag, "graphviz could not read the DOT text");
   else
-    r->ok = render (r, shared_gvc, dot != NULL ? dot : "", options, &diag);
+    {
+      if (options->edit != NULL)
+        options->edit (graph, options->edit_data);
+      r->ok = render (r, shared_gvc, graph, options, &diag);
+      agclose (graph);
+    }
 
   agseterrf (old_errf);
   agseterr (old_level);
@@ -770,6 +778,20 @@ tp_render_new (const char *dot, const TpRenderOptions *options)
       return NULL;
     }
   return r;
+}
+
+TpRender *
+tp_render_new (const char *dot, const TpRenderOptions *options)
+{
+  return render_new (dot, NULL, options);
+}
+
+TpRender *
+tp_render_new_graph (struct Agraph_s *graph, const TpRenderOptions *options)
+{
+  if (graph == NULL)
+    return render_new ("", NULL, options);
+  return render_new (NULL, graph, options);
 }
 
 void

@@ -72,12 +72,20 @@ extern "C" {
  * (or a tighter caller) meets it. */
 #define TP_RENDER_BUDGET 12000u
 
+/* cgraph's graph (Agraph_t), for the callers that edit one. */
+struct Agraph_s;
+
 typedef struct
 {
   uint32_t budget;    /* layout cost budget; 0 means TP_RENDER_BUDGET */
   bool svg;           /* also write the SVG text */
   bool draw;          /* also record the drawing for tp_render_draw/png */
   bool xdot;          /* also keep graphviz's drawing operations */
+  /* Called by tp_render_new with the graph as read, before its cost is
+   * estimated and it is laid out, where graphviz runs: it may set
+   * attributes (agattr, agsafeset) and take nodes out.  NULL: none. */
+  void (*edit) (struct Agraph_s *graph, void *data);
+  void *edit_data;
 } TpRenderOptions;
 
 typedef struct _TpRender TpRender;
@@ -86,6 +94,12 @@ typedef struct _TpRender TpRender;
  * out; otherwise check tp_render_ok.  options may be NULL: SVG and
  * drawing both, the default budget.  Runs graphviz: see above. */
 TpRender      *tp_render_new          (const char *dot,
+                                       const TpRenderOptions *options);
+/* Lays out a graph the caller made with cgraph (an edit hook's, say) as
+ * tp_render_new lays out what it reads; the graph stays the caller's
+ * (the layout's attributes are set on it, its layout freed after).
+ * Runs graphviz: call it where tp_render_new may be called. */
+TpRender      *tp_render_new_graph    (struct Agraph_s *graph,
                                        const TpRenderOptions *options);
 void           tp_render_free         (TpRender *render);
 

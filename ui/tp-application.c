@@ -23,6 +23,8 @@
 
 #include "tp-application.h"
 #include "tp-document.h"
+#include "tp-drafts.h"
+#include "tp-picture-worker.h"
 #include "tp-samples.h"
 #include "tp-window.h"
 
@@ -34,6 +36,9 @@ struct _TpApplication
 
   /* Owned references */
   GSettings *settings;
+  TpDrafts *drafts;             /* every window's unsaved programs */
+  TpPictureWorker *pictures;    /* lays out every window's pictures */
+  char *program_dir;            /* where the running program is */
   GtkCssProvider *font_css;
   GDBusProxy *portal;           /* org.freedesktop.portal.Settings */
   char *screenshot;             /* --screenshot, or NULL */
@@ -341,7 +346,7 @@ tp_application_activate (GApplication *app)
     {
       guint n_restored = 0;
 
-      drafts = tp_document_list_drafts ();
+      drafts = tp_drafts_list (self->drafts);
       for (guint i = 0; drafts[i] != NULL; i++)
         {
           TpWindow *w = tp_application_new_window (self);
@@ -630,6 +635,9 @@ tp_application_finalize (GObject *object)
   TpApplication *self = (TpApplication *) object;
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->drafts);
+  g_clear_object (&self->pictures);
+  g_free (self->program_dir);
   g_clear_object (&self->font_css);
   g_clear_object (&self->portal);
   g_free (self->screenshot);
@@ -653,6 +661,7 @@ tp_application_class_init (TpApplicationClass *klass)
 static void
 tp_application_init (TpApplication *self)
 {
+  self->drafts = tp_drafts_new (NULL);
   self->system_dark = -1;
   self->style_override = -1;
   static const GOptionEntry options[] = {
@@ -678,6 +687,28 @@ tp_application_init (TpApplication *self)
                                               "StableHLO, values and picture."));
 }
 
+/* The unsaved programs of every window (tp-drafts.h). */
+TpDrafts *
+tp_application_get_drafts (TpApplication *self)
+{
+  g_return_val_if_fail (TP_IS_APPLICATION (self), NULL);
+
+  return self->drafts;
+}
+
+/* The one picture worker of the application (tp-picture-worker.h),
+ * made when first asked for: its program is looked for beside the
+ * running program first. */
+TpPictureWorker *
+tp_application_get_picture_worker (TpApplication *self)
+{
+  g_return_val_if_fail (TP_IS_APPLICATION (self), NULL);
+
+  if (self->pictures == NULL)
+    self->pictures = tp_picture_worker_new (self->program_dir);
+  return self->pictures;
+}
+
 /* TRUE when a --screenshot run could not write its picture. */
 gboolean
 tp_application_get_failed (TpApplication *self)
@@ -687,12 +718,28 @@ tp_application_get_failed (TpApplication *self)
   return self->failed;
 }
 
+/**
+ * tp_application_new:
+ * @argv0: (nullable): the program as it was started (argv[0]): the
+ *   folder it is in, found once now (before anything changes the
+ *   working folder), is where the app's sibling programs are looked for
+ *   first
+ */
 TpApplication *
-tp_application_new (void)
+tp_application_new (const char *argv0)
 {
-  return g_object_new (TP_TYPE_APPLICATION,
-                       "application-id", TP_APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", TP_RESOURCE_PREFIX,
-                       NULL);
+  TpApplication *self = g_object_new (TP_TYPE_APPLICATION,
+                                      "application-id", TP_APP_ID,
+                                      "flags", G_APPLICATION_HANDLES_OPEN,
+                                      "resource-base-path", TP_RESOURCE_PREFIX,
+                                      NULL);
+  g_autofree char *found = argv0 != NULL ? g_find_program_in_path (argv0) : NULL;
+
+  if (found != NULL)
+    {
+      g_autofree char *path = g_canonicalize_filename (found, NULL);
+
+      self->program_dir = g_path_get_dirname (path);
+    }
+  return self;
 }

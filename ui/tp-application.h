@@ -12,8 +12,10 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TpApplication, tp_application, TP, APPLICATION, GtkApplication)
 
-TpApplication *tp_application_new        (void);
+TpApplication *tp_application_new        (const char    *argv0);
 gboolean       tp_application_get_failed (TpApplication *self);
+TpDrafts      *tp_application_get_drafts (TpApplication *self);
+TpPictureWorker *tp_application_get_picture_worker (TpApplication *self);
 
 /* Registers the resources, GtkSourceView and the languages and styles;
  * safe to call more than once (the tests call it after gtk_test_init). */

@@ -1,711 +1,25 @@
 /* tp-document.c: the program, its choices, its readings, its file.
  *
- * Recompute scheduling follows GNOME Text Editor's statistics object: a
- * change bumps a generation counter and (re)arms a debounce timer; when it
- * fires, a snapshot of the text and the choices goes to one worker thread
- * that owns its own engine session.  The result comes back to the main
- * context and is applied only if its generation is still the current one,
- * so a stale edit's readings are dropped.  The worker also skips requests
- * that went stale while they were queued. */
+ * A change bumps a generation counter and (re)arms a debounce timer;
+ * when it fires, a snapshot of the text and the choices goes to the
+ * document's reader (tp-reader.h: one worker thread with its own engine
+ * session).  The result comes back to the main context and is applied
+ * only if its generation is still the current one, so a stale edit's
+ * readings are dropped.  Unsaved edits are kept in the application's
+ * drafts (tp-drafts.h). */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
-#include "tp-document.h"
-#include "tp-priority.h"
+#include "tp-document-private.h"
+#include "tp-reader.h"
 
 #define TP_DRAFT_DELAY_MS 1000
 
-/* {==== readings snapshot ====} */
-
-static TpReadings *
-tp_readings_new (void)
-{
-  return g_atomic_rc_box_new0 (TpReadings);
-}
-
-/* Frees @n strings (some NULL) and their array. */
-static void
-tp_strings_free (char  **strings,
-                 guint   n)
-{
-  for (guint i = 0; strings != NULL && i < n; i++)
-    g_free (strings[i]);
-  g_free (strings);
-}
-
-static void
-tp_readings_clear (TpReadings *self)
-{
-  for (guint r = 0; r < TP_N_READINGS; r++)
-    g_free (self->text[r]);
-  for (guint i = 0; i < self->n_names; i++)
-    {
-      g_free (self->names[i].name);
-      g_free (self->names[i].shape);
-    }
-  g_free (self->names);
-  g_free (self->arguments);
-  for (guint r = 0; r < TP_N_READINGS; r++)
-    {
-      g_free (self->map_lines[r]);
-      g_free (self->map_refs[r]);
-    }
-  g_free (self->sources);
-  for (guint r = 0; r < TP_N_READINGS; r++)
-    {
-      g_free (self->shown[r]);
-      g_free (self->folds[r]);
-    }
-  g_free (self->check_verdict);
-  tp_strings_free (self->explanations, self->n_nodes);
-  g_free (self->steps);
-  g_free (self->node_steps);
-  g_free (self->origins);
-  tp_strings_free (self->value_texts, self->n_nodes);
-  g_free (self->source);
-  g_free (self->target);
-  g_free (self->observe);
-}
-
-TpReadings *
-tp_readings_ref (TpReadings *self)
-{
-  return g_atomic_rc_box_acquire (self);
-}
-
-void
-tp_readings_unref (TpReadings *self)
-{
-  g_atomic_rc_box_release_full (self, (GDestroyNotify) tp_readings_clear);
-}
-
-G_DEFINE_BOXED_TYPE (TpReadings, tp_readings, tp_readings_ref, tp_readings_unref)
-
-const char *
-tp_readings_get_text (TpReadings *self,
-                      TpReading   which)
-{
-  g_return_val_if_fail (self != NULL, "");
-  g_return_val_if_fail ((guint) which < TP_N_READINGS, "");
-
-  return self->text[which] != NULL ? self->text[which] : "";
-}
-
-/* Node's sentence of the explain reading ("N Op: ..."), or NULL. */
-const char *
-tp_readings_get_explanation (TpReadings *self,
-                             guint       node)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-
-  return self->explanations != NULL && node < self->n_nodes ? self->explanations[node] : NULL;
-}
-
-/* Node's value as the values reading writes it, or NULL (none, or past
- * the budget). */
-const char *
-tp_readings_get_value_text (TpReadings *self,
-                            guint       node)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-
-  return self->value_texts != NULL && node < self->n_nodes ? self->value_texts[node] : NULL;
-}
-
-/* Node's state after step @step, by the seam's definition
- * (tp_session_node_state): pending before its step, live up to its
- * step's last, freed after. */
-TpNodeState
-tp_readings_get_node_state (TpReadings *self,
-                            guint       step,
-                            guint       node)
-{
-  guint at;
-
-  g_return_val_if_fail (self != NULL, TP_NODE_UNEVALUATED);
-
-  if (step >= self->n_steps || node >= self->n_nodes || self->node_steps == NULL
-      || self->node_steps[node] == G_MAXUINT)
-    return TP_NODE_UNEVALUATED;
-  at = self->node_steps[node];
-  if (step < at)
-    return TP_NODE_PENDING;
-  return step <= self->steps[at].last ? TP_NODE_LIVE : TP_NODE_FREED;
-}
-
-/* The node StableHLO's `%arg{argument}` stands for, or -1. */
-int
-tp_readings_get_argument_node (TpReadings *self,
-                               guint       argument)
-{
-  g_return_val_if_fail (self != NULL, -1);
-
-  return argument < self->n_arguments && self->arguments[argument] <= G_MAXINT
-           ? (int) self->arguments[argument] : -1;
-}
-
-/* Line @line of reading @which's map, or NULL past its lines. */
-const TpMapLine *
-tp_readings_get_map_line (TpReadings *self,
-                          TpReading   which,
-                          guint       line)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail ((guint) which < TP_N_READINGS, NULL);
-
-  return line < self->n_map_lines[which] ? &self->map_lines[which][line] : NULL;
-}
-
-/* The token spans of line @line of reading @which, in line order. */
-const TpMapRef *
-tp_readings_get_map_refs (TpReadings *self,
-                          TpReading   which,
-                          guint       line,
-                          guint      *n_refs)
-{
-  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
-
-  *n_refs = l != NULL ? l->n_refs : 0;
-  return l != NULL && l->n_refs > 0 ? &self->map_refs[which][l->first_ref] : NULL;
-}
-
-/* The source span of the expression that recorded @node; FALSE for a
- * node no expression recorded. */
-gboolean
-tp_readings_get_source (TpReadings   *self,
-                        guint         node,
-                        TpSourceSpan *span)
-{
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  if (node >= self->n_nodes || self->sources[node].line == 0)
-    return FALSE;
-  *span = self->sources[node];
-  return TRUE;
-}
-
-/* Copies the reading map, the spec node count, the source spans and
- * whether the picture was reduced out of @session. */
-static void
-tp_readings_copy_map (TpReadings      *self,
-                      const TpSession *session)
-{
-  for (guint r = TP_READING_SPEC; r <= TP_READING_VALUES; r++)
-    {
-      size_t n_lines = tp_session_map_n_lines (session, (TpReading) r);
-      size_t n_refs = tp_session_map_n_refs (session, (TpReading) r);
-
-      self->n_map_lines[r] = (guint) n_lines;
-      self->map_lines[r] = g_new (TpMapLine, n_lines + 1);
-      self->map_refs[r] = g_new (TpMapRef, n_refs + 1);
-      for (size_t i = 0; i < n_lines; i++)
-        tp_session_map_line (session, (TpReading) r, i, &self->map_lines[r][i]);
-      for (size_t i = 0; i < n_refs; i++)
-        tp_session_map_ref (session, (TpReading) r, i, &self->map_refs[r][i]);
-    }
-  self->spec_nodes = tp_session_spec_nodes (session);
-  self->n_nodes = tp_session_n_nodes (session);
-  self->sources = g_new0 (TpSourceSpan, self->n_nodes + 1);
-  for (guint i = 0; i < self->n_nodes; i++)
-    if (!tp_session_source (session, i, &self->sources[i]))
-      self->sources[i].line = 0;
-  self->picture_reduced = tp_session_picture_reduced (session);
-}
-
-/* {==== folding long lines ====} */
-
-/* Builds the folded form of @line (@length bytes, no '\n'): at most
- * @head_max bytes of its start and @tail_max of its end, cut after a
- * space where one is near so no number is split, and always on a UTF-8
- * character boundary, then " … ", the end, and the count with the "show
- * all" control (when @offer).  A line that fits in head_max + tail_max is kept whole,
- * with no marker and no suffix.  Fills @fold but its line and offset. */
-char *
-tp_fold_line (const char *line,
-              gsize       length,
-              gsize       head_max,
-              gsize       tail_max,
-              guint64     count,
-              gboolean    elements,
-              gboolean    offer,
-              TpFold     *fold)
-{
-  /* Translators: between the start and the end of a folded line */
-  const char *marker = _(" … ");
-  /* Translators: the control that unfolds a folded line */
-  const char *control = offer ? _("show all") : "";
-  g_autofree char *counted = NULL;
-  g_autofree char *number = NULL;
-  gsize head, tail;
-  GString *s;
-
-  fold->length = length;
-  fold->count = count;
-  fold->elements = elements;
-  if (length <= head_max + tail_max)
-    {
-      fold->head = length;
-      fold->tail = fold->marker = fold->suffix = fold->control = 0;
-      return g_strndup (line, length);
-    }
-  head = head_max;
-  for (gsize k = 0; k < 40 && head - k > 0; k++)
-    if (line[head - k - 1] == ' ')
-      {
-        head -= k;
-        break;
-      }
-  while (head > 0 && (line[head] & 0xc0) == 0x80)
-    head--;
-  tail = length - tail_max;
-  for (gsize k = 0; k < 40 && tail + k < length; k++)
-    if (line[tail + k] == ' ')
-      {
-        tail += k + 1;
-        break;
-      }
-  while (tail < length && (line[tail] & 0xc0) == 0x80)
-    tail++;
-  number = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
-  if (elements)
-    /* Translators: after a folded values line; %s is a number */
-    counted = g_strdup_printf (ngettext ("   [%s element] ", "   [%s elements] ", (gulong) MIN (count, G_MAXULONG)), number);
-  else
-    /* Translators: after a folded line; %s is a number */
-    counted = g_strdup_printf (ngettext ("   [%s character] ", "   [%s characters] ", (gulong) MIN (count, G_MAXULONG)), number);
-  s = g_string_sized_new (head + (length - tail) + 64);
-  g_string_append_len (s, line, (gssize) head);
-  g_string_append (s, marker);
-  g_string_append_len (s, line + tail, (gssize) (length - tail));
-  g_string_append (s, counted);
-  g_string_append (s, control);
-  fold->head = head;
-  fold->tail = length - tail;
-  fold->marker = strlen (marker);
-  fold->control = strlen (control);
-  fold->suffix = strlen (counted) + fold->control;
-  return g_string_free (s, FALSE);
-}
-
-/* A byte offset of the full line as an offset of the shown line: a
- * place in the hidden middle goes to the marker's start. */
-gsize
-tp_fold_to_shown (const TpFold *fold,
-                  gsize         at)
-{
-  if (at <= fold->head)
-    return at;
-  if (at < fold->length - fold->tail)
-    return fold->head;
-  return MIN (at, fold->length) - (fold->length - fold->tail) + fold->head + fold->marker;
-}
-
-/* A byte offset of the shown line as one of the full line, or -1 in the
- * marker and the suffix. */
-gssize
-tp_fold_to_full (const TpFold *fold,
-                 gsize         at)
-{
-  if (at <= fold->head && (at < fold->head || fold->marker == 0))
-    return (gssize) at;
-  if (at < fold->head + fold->marker)
-    return -1;
-  at -= fold->head + fold->marker;
-  if (at >= fold->tail)
-    return -1;
-  return (gssize) (fold->length - fold->tail + at);
-}
-
-/* The elements of the value of line @line's node in the values reading
- * (the engine's node value), or 0 when the line has no node value. */
-static guint64
-tp_readings_line_elements (TpReadings      *self,
-                           const TpSession *session,
-                           TpReading        which,
-                           guint            line,
-                           gboolean        *elements)
-{
-  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
-  const uint32_t *dims = NULL;
-  uint32_t rank = 0;
-  guint64 n = 1;
-
-  *elements = FALSE;
-  if (which != TP_READING_VALUES || l == NULL || l->node == TP_MAP_NO_NODE
-      || tp_session_node_value (session, l->node, &rank, &dims) == NULL)
-    return 0;
-  for (uint32_t a = 0; a < rank; a++)
-    n *= dims[a];
-  *elements = TRUE;
-  return n;
-}
-
-/* Folds every line of each reading over TP_FOLD_LIMIT bytes, in the
- * worker thread (the map must be copied already). */
-static void
-tp_readings_fold (TpReadings      *self,
-                  const TpSession *session)
-{
-  for (guint r = 0; r < TP_N_READINGS; r++)
-    {
-      const char *text = self->text[r];
-      GString *shown = NULL;
-      GArray *folds = NULL;
-      const char *p = text;
-      guint line = 0;
-
-      if (text == NULL)
-        continue;
-      for (;; line++)
-        {
-          const char *nl = strchr (p, '\n');
-          gsize len = nl != NULL ? (gsize) (nl - p) : strlen (p);
-
-          if (len > TP_FOLD_LIMIT)
-            {
-              TpFold fold = { 0 };
-              gboolean elements = FALSE;
-              guint64 count = tp_readings_line_elements (self, session, (TpReading) r, line, &elements);
-              g_autofree char *folded = NULL;
-
-              if (!elements)
-                count = (guint64) g_utf8_strlen (p, (gssize) len);
-              folded = tp_fold_line (p, len, TP_FOLD_HEAD, TP_FOLD_TAIL, count, elements, TRUE, &fold);
-              fold.line = line;
-              fold.offset = (gsize) (p - text);
-              if (shown == NULL)
-                {
-                  shown = g_string_sized_new (65536);
-                  g_string_append_len (shown, text, (gssize) (p - text));
-                  folds = g_array_new (FALSE, FALSE, sizeof (TpFold));
-                }
-              g_string_append (shown, folded);
-              g_array_append_val (folds, fold);
-            }
-          else if (shown != NULL)
-            g_string_append_len (shown, p, (gssize) len);
-          if (nl == NULL)
-            break;
-          if (shown != NULL)
-            g_string_append_c (shown, '\n');
-          p = nl + 1;
-        }
-      if (shown != NULL)
-        {
-          self->shown[r] = g_string_free (shown, FALSE);
-          self->n_folds[r] = folds->len;
-          self->folds[r] = (TpFold *) (void *) g_array_free (folds, FALSE);
-        }
-    }
-}
-
-/* The text a pane shows: the reading with its long lines folded. */
-const char *
-tp_readings_get_shown_text (TpReadings *self,
-                            TpReading   which)
-{
-  g_return_val_if_fail (self != NULL && (guint) which < TP_N_READINGS, "");
-
-  return self->shown[which] != NULL ? self->shown[which] : tp_readings_get_text (self, which);
-}
-
-/* The fold of line @line of reading @which, or NULL when it is whole. */
-const TpFold *
-tp_readings_get_fold (TpReadings *self,
-                      TpReading   which,
-                      guint       line)
-{
-  guint lo = 0, hi;
-
-  if (self == NULL || (guint) which >= TP_N_READINGS)
-    return NULL;
-  hi = self->n_folds[which];
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-
-      if (self->folds[which][mid].line == line)
-        return &self->folds[which][mid];
-      if (self->folds[which][mid].line < line)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return NULL;
-}
-
-/* The check's summary, the sentences, the schedule, the origins and the
- * node values, for the check, memory and step-through panes. */
-static void
-tp_readings_copy_teaching (TpReadings      *self,
-                           const TpSession *session)
-{
-  guint64 budget = TP_STEP_VALUE_BUDGET;
-  gboolean origins = TRUE;
-
-  if (tp_session_check_summary (session, &self->check))
-    {
-      self->check_verdict = g_strndup (self->check.verdict, self->check.verdict_length);
-      self->check.verdict = self->check_verdict;
-    }
-  else
-    self->check.outcome = TP_OUTCOME_UNCHECKED;
-  self->explanations = g_new0 (char *, self->n_nodes + 1);
-  self->node_steps = g_new (guint, self->n_nodes + 1);
-  self->origins = g_new0 (TpOrigin, self->n_nodes + 1);
-  self->value_texts = g_new0 (char *, self->n_nodes + 1);
-  for (guint i = 0; i < self->n_nodes; i++)
-    {
-      size_t length = 0;
-      const char *sentence = tp_session_explanation (session, i, &length);
-      size_t k;
-      uint32_t rank = 0;
-      const uint32_t *dims = NULL;
-
-      if (sentence != NULL)
-        self->explanations[i] = g_strndup (sentence, length);
-      self->node_steps[i] = tp_session_node_step (session, i, &k) ? (guint) k : G_MAXUINT;
-      if (origins && !tp_session_origin (session, i, &self->origins[i]))
-        origins = FALSE;
-      if (budget > 0 && tp_session_node_value (session, i, &rank, &dims) != NULL)
-        {
-          char *text = tp_session_node_value_text (session, i, TP_STEP_VALUE_ELEMENTS);
-          guint64 volume = 1;
-
-          for (uint32_t d = 0; d < rank; d++)
-            volume *= dims[d];
-          self->value_texts[i] = g_strdup (text);
-          tp_string_free (text);
-          budget -= MIN (budget, MIN (volume, TP_STEP_VALUE_ELEMENTS));
-        }
-    }
-  if (!origins)
-    g_clear_pointer (&self->origins, g_free);
-  self->n_steps = (guint) tp_session_n_steps (session);
-  self->steps = g_new0 (TpStep, self->n_steps + 1);
-  for (guint k = 0; k < self->n_steps; k++)
-    tp_session_step (session, k, &self->steps[k]);
-}
-
-/* Copies every reading and the names list out of a session that read. */
-static TpReadings *
-tp_readings_new_from_session (const TpSession *session)
-{
-  TpReadings *self = tp_readings_new ();
-  const TpName *names;
-  const uint32_t *arguments;
-  size_t n_names = 0;
-  size_t n_arguments = 0;
-
-  for (guint r = 0; r < TP_N_READINGS; r++)
-    self->text[r] = g_strdup (tp_session_reading (session, (TpReading) r));
-
-  names = tp_session_names (session, &n_names);
-  self->n_names = (guint) n_names;
-  self->names = g_new0 (TpNameInfo, n_names + 1);
-  for (size_t i = 0; i < n_names; i++)
-    {
-      GString *shape = g_string_new ("[");
-
-      for (uint32_t a = 0; a < names[i].rank; a++)
-        g_string_append_printf (shape, "%s%u", a ? ", " : "", names[i].dims[a]);
-      g_string_append_c (shape, ']');
-      self->names[i].name = g_strdup (names[i].name);
-      self->names[i].shape = g_string_free (shape, FALSE);
-      self->names[i].node = names[i].node;
-      self->names[i].line = names[i].line;
-      self->names[i].scalar = names[i].scalar;
-      self->names[i].parameter = names[i].parameter;
-    }
-  arguments = tp_session_arguments (session, &n_arguments);
-  self->n_arguments = (guint) n_arguments;
-  self->arguments = g_new0 (guint, n_arguments + 1);
-  for (size_t i = 0; i < n_arguments; i++)
-    self->arguments[i] = arguments[i];
-  tp_readings_copy_map (self, session);
-  tp_readings_fold (self, session);
-  tp_readings_copy_teaching (self, session);
-  return self;
-}
-
-/* {==== the worker ====} */
-
-/* Shared by the document and its in-flight requests; the session is only
- * ever touched by the worker thread. */
-typedef struct
-{
-  TpSession *session;
-  int latest;                   /* atomic: the newest generation asked for */
-} TpCompiler;
-
-static void
-tp_compiler_clear (TpCompiler *compiler)
-{
-  g_clear_pointer (&compiler->session, tp_session_free);
-}
-
-typedef struct
-{
-  TpCompiler *compiler;
-  GWeakRef document;
-  int generation;
-  guint text_serial;            /* the text's change count when asked */
-
-  /* what to read */
-  char *source;
-  gsize length;
-  char *target;
-  char *observe;
-  gboolean exact;
-
-  /* what came out */
-  TpStatus status;
-  TpReadings *readings;
-  guint line;
-  guint column;
-  char *message;
-} TpRequest;
-
-static void
-tp_request_free (gpointer data)
-{
-  TpRequest *req = data;
-
-  g_atomic_rc_box_release_full (req->compiler, (GDestroyNotify) tp_compiler_clear);
-  g_weak_ref_clear (&req->document);
-  g_free (req->source);
-  g_free (req->target);
-  g_free (req->observe);
-  g_clear_pointer (&req->readings, tp_readings_unref);
-  g_free (req->message);
-  g_free (req);
-}
-
-/* Compiles with a session and copies out what the document needs; used by
- * the worker and by tp_document_recompute_now alike. */
-static void
-tp_request_run (TpRequest *req,
-                TpSession *session)
-{
-  const char *observe[1] = { req->observe };
-  TpChoices choices = {
-    .target = req->target,
-    .observe = observe,
-    .n_observe = req->observe != NULL ? 1 : 0,
-    .exact = req->exact,
-  };
-
-  req->status = tp_session_compile (session, req->source, req->length, &choices);
-  if (req->status == TP_STATUS_OK)
-    {
-      req->readings = tp_readings_new_from_session (session);
-      req->readings->source = g_strndup (req->source, req->length);
-      req->readings->source_length = req->length;
-      req->readings->target = g_strdup (req->target);
-      req->readings->observe = g_strdup (req->observe);
-      req->readings->exact = req->exact;
-    }
-  else
-    {
-      size_t n = 0;
-      const TpDiag *diags = tp_session_diags (session, &n);
-
-      if (n > 0)
-        {
-          req->line = diags[0].line;
-          req->column = diags[0].column;
-          req->message = g_strdup (diags[0].message);
-        }
-      else
-        req->message = g_strdup (_("the program could not be read"));
-    }
-}
-
-static void tp_document_apply_request (TpDocument *self,
-                                       TpRequest  *req);
-
-static gboolean
-tp_document_request_done_cb (gpointer data)
-{
-  TpRequest *req = data;
-  g_autoptr(TpDocument) self = g_weak_ref_get (&req->document);
-
-  if (self != NULL)
-    tp_document_apply_request (self, req);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-tp_document_worker_func (gpointer data,
-                         gpointer user_data)
-{
-  TpRequest *req = data;
-  GMainContext *context = user_data;
-  int priority;
-
-  /* Skip a request that a newer edit overtook while it waited. */
-  if (g_atomic_int_get (&req->compiler->latest) != req->generation)
-    {
-      tp_request_free (req);
-      return;
-    }
-  /* the pool shares its threads with GLib's others: lowered for the
-   * reading only (tp-priority.h) */
-  priority = tp_priority_lower_thread ();
-  if (req->compiler->session == NULL)
-    req->compiler->session = tp_session_new ();
-  if (req->compiler->session == NULL)
-    {
-      req->status = TP_STATUS_NO_MEMORY;
-      req->line = req->column = 1;
-      req->message = g_strdup (_("out of memory"));
-    }
-  else
-    tp_request_run (req, req->compiler->session);
-  tp_priority_restore_thread (priority);
-  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT,
-                              tp_document_request_done_cb, req,
-                              tp_request_free);
-}
-
 /* {==== the document ====} */
 
-struct _TpDocument
-{
-  GObject parent_instance;
-
-  /* Owned references */
-  GtkSourceBuffer *buffer;
-  TpReadings *readings;         /* the last good readings, or NULL */
-  TpSession *session;           /* for tp_document_recompute_now */
-  TpCompiler *compiler;
-  GThreadPool *pool;
-  GMainContext *context;
-  GFile *file;
-  char *target;
-  char *observe;
-  char *diagnostic;             /* "line:column: message", or NULL */
-  char *draft_id;
-
-  guint diag_line;
-  guint diag_column;
-  int selected_node;
-  int generation;               /* bumped by every change */
-  int applied;                  /* the generation of the last result */
-  guint text_serial;            /* bumped by every text change */
-  guint readings_serial;        /* the text_serial the readings are of */
-  guint recompute_source;
-  guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
-  guint draft_source;
-  guint exact : 1;
-  guint stale : 1;
-  guint loading : 1;
-};
 
 G_DEFINE_FINAL_TYPE (TpDocument, tp_document, G_TYPE_OBJECT)
 
@@ -772,78 +86,86 @@ tp_document_set_stale (TpDocument *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE]);
 }
 
-/* A finished compile: new readings, or a diagnostic with the old
- * readings kept and marked stale. */
+/* A finished read: new readings, or a diagnostic with the old readings
+ * kept and marked stale.  @text_serial is the text's change count when
+ * it was asked for. */
 static void
-tp_document_apply_request (TpDocument *self,
-                           TpRequest  *req)
+tp_document_apply_read (TpDocument *self,
+                        int         generation,
+                        guint       text_serial,
+                        TpRead     *read)
 {
   gboolean was_busy = tp_document_get_busy (self);
 
-  if (req->generation != self->generation)
+  if (generation != self->generation)
     return;                     /* a newer edit is on its way */
-  self->applied = req->generation;
+  self->applied = generation;
 
   g_object_freeze_notify (G_OBJECT (self));
-  if (req->status == TP_STATUS_OK)
+  if (read->status == TP_STATUS_OK)
     {
       g_clear_pointer (&self->readings, tp_readings_unref);
-      self->readings = g_steal_pointer (&req->readings);
-      self->readings_serial = req->text_serial;
+      self->readings = g_steal_pointer (&read->readings);
+      self->readings_serial = text_serial;
       tp_document_set_diagnostic (self, 0, 0, NULL);
       tp_document_set_stale (self, FALSE);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READINGS]);
     }
   else
     {
-      tp_document_set_diagnostic (self, req->line, req->column, req->message);
+      tp_document_set_diagnostic (self, read->line, read->column, read->message);
       tp_document_set_stale (self, self->readings != NULL);
     }
   tp_document_set_busy_changed (self, was_busy);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-static TpRequest *
-tp_document_new_request (TpDocument *self)
+/* The reader's result: each generation's text serial is kept beside it
+ * (the read itself knows nothing of the buffer). */
+static void
+tp_document_read_done_cb (GObject *owner,
+                          int      generation,
+                          TpRead  *read)
 {
-  TpRequest *req = g_new0 (TpRequest, 1);
+  TpDocument *self = TP_DOCUMENT (owner);
+
+  if (generation == self->generation)
+    tp_document_apply_read (self, generation, self->asked_serial, read);
+}
+
+/* What to read now: the text and the choices. */
+static void
+tp_document_new_read (TpDocument *self,
+                      TpRead     *read)
+{
   GtkTextIter start, end;
 
-  req->compiler = g_atomic_rc_box_acquire (self->compiler);
-  g_weak_ref_init (&req->document, self);
-  req->generation = self->generation;
-  req->text_serial = self->text_serial;
+  *read = (TpRead) { 0 };
   gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (self->buffer), &start, &end);
-  req->source = gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, TRUE);
-  req->length = strlen (req->source);
-  req->target = g_strdup (self->target);
-  req->observe = g_strdup (self->observe);
-  req->exact = self->exact;
-  return req;
+  read->source = gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, TRUE);
+  read->length = strlen (read->source);
+  read->target = g_strdup (self->target);
+  read->observe = g_strdup (self->observe);
+  read->exact = self->exact;
 }
 
 static void
 tp_document_recompute_cb (gpointer data)
 {
   TpDocument *self = data;
-  g_autoptr(GError) error = NULL;
-  TpRequest *req;
+  TpRead read;
 
   self->recompute_source = 0;
-  req = tp_document_new_request (self);
-  g_atomic_int_set (&self->compiler->latest, req->generation);
-  if (!g_thread_pool_push (self->pool, req, &error))
-    {
-      g_warning ("Cannot start the reading worker: %s", error->message);
-      tp_request_free (req);
-    }
+  tp_document_new_read (self, &read);
+  self->asked_serial = self->text_serial;
+  tp_reader_push (self->reader, self->generation, &read);
 }
 
 /* Something the readings depend on changed: forget the generation in
  * flight and read again after @delay_ms (0 for the next idle). */
-static void
-tp_document_queue_recompute (TpDocument *self,
-                             guint       delay_ms)
+void
+_tp_document_queue_recompute (TpDocument *self,
+                              guint       delay_ms)
 {
   gboolean was_busy = tp_document_get_busy (self);
 
@@ -862,44 +184,33 @@ tp_document_queue_recompute (TpDocument *self,
 void
 tp_document_recompute_now (TpDocument *self)
 {
-  TpRequest *req;
+  TpRead read;
 
   g_return_if_fail (TP_IS_DOCUMENT (self));
 
   g_clear_handle_id (&self->recompute_source, g_source_remove);
   self->generation++;
-  g_atomic_int_set (&self->compiler->latest, self->generation);
   if (self->session == NULL)
     self->session = tp_session_new ();
-  req = tp_document_new_request (self);
-  if (self->session != NULL)
-    tp_request_run (req, self->session);
-  else
-    {
-      req->status = TP_STATUS_NO_MEMORY;
-      req->line = req->column = 1;
-      req->message = g_strdup (_("out of memory"));
-    }
-  tp_document_apply_request (self, req);
-  tp_request_free (req);
+  tp_document_new_read (self, &read);
+  tp_read_run (&read, self->session);
+  tp_document_apply_read (self, self->generation, self->text_serial, &read);
+  tp_read_clear (&read);
 }
 
 /* {==== drafts ====} */
 
-char *
-tp_document_dup_drafts_dir (void)
+/* The application's drafts (tp-drafts.h): a document with unsaved edits
+ * keeps one there, written a second after the last change; none is kept
+ * without a TpDrafts. */
+void
+tp_document_set_drafts (TpDocument *self,
+                        TpDrafts   *drafts)
 {
-  return g_build_filename (g_get_user_state_dir (), "topos-playground", "drafts", NULL);
-}
+  g_return_if_fail (TP_IS_DOCUMENT (self));
+  g_return_if_fail (drafts == NULL || TP_IS_DRAFTS (drafts));
 
-static char *
-tp_document_draft_path (const char *draft_id,
-                        const char *suffix)
-{
-  g_autofree char *dir = tp_document_dup_drafts_dir ();
-  g_autofree char *base = g_strconcat (draft_id, suffix, NULL);
-
-  return g_build_filename (dir, base, NULL);
+  g_set_object (&self->drafts, drafts);
 }
 
 const char *
@@ -913,51 +224,30 @@ tp_document_get_draft_id (TpDocument *self)
 /**
  * tp_document_save_draft_now:
  *
- * Writes the text and the choices to the drafts directory, so that
- * unsaved edits survive a crash.  Both files are replaced atomically.
+ * Writes the text and the choices to the drafts, so that unsaved edits
+ * survive a crash.
  */
 void
 tp_document_save_draft_now (TpDocument *self)
 {
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = tp_document_dup_drafts_dir ();
-  g_autofree char *text = NULL;
-  g_autofree char *tape = NULL;
-  g_autofree char *info = NULL;
-  g_autofree char *data = NULL;
-  gsize length = 0;
+  TpDraft draft = { 0 };
 
   g_return_if_fail (TP_IS_DOCUMENT (self));
 
   g_clear_handle_id (&self->draft_source, g_source_remove);
+  if (self->drafts == NULL)
+    return;
   if (self->draft_id == NULL)
-    self->draft_id = g_uuid_string_random ();
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      g_warning ("Cannot create %s: %s", dir, g_strerror (errno));
-      return;
-    }
-  text = tp_document_dup_text (self);
-  if (self->file != NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (self->file);
-      g_key_file_set_string (keyfile, "draft", "uri", uri);
-    }
-  if (self->target != NULL)
-    g_key_file_set_string (keyfile, "draft", "target", self->target);
-  if (self->observe != NULL)
-    g_key_file_set_string (keyfile, "draft", "observe", self->observe);
-  g_key_file_set_boolean (keyfile, "draft", "exact", self->exact);
-  g_key_file_set_int64 (keyfile, "draft", "saved", g_get_real_time () / G_USEC_PER_SEC);
-  data = g_key_file_to_data (keyfile, &length, NULL);
-
-  tape = tp_document_draft_path (self->draft_id, ".tape");
-  info = tp_document_draft_path (self->draft_id, ".ini");
-  if (!g_file_set_contents_full (tape, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error)
-      || !g_file_set_contents_full (info, data, (gssize) length,
-                                    G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    self->draft_id = tp_drafts_new_id (self->drafts);
+  draft.text = tp_document_dup_text (self);
+  draft.uri = self->file != NULL ? g_file_get_uri (self->file) : NULL;
+  draft.target = g_strdup (self->target);
+  draft.observe = g_strdup (self->observe);
+  draft.exact = self->exact;
+  if (!tp_drafts_save (self->drafts, self->draft_id, &draft, &error))
     g_warning ("Cannot keep a draft: %s", error->message);
+  tp_draft_clear (&draft);
 }
 
 void
@@ -968,95 +258,58 @@ tp_document_discard_draft (TpDocument *self)
   g_clear_handle_id (&self->draft_source, g_source_remove);
   if (self->draft_id != NULL)
     {
-      g_autofree char *tape = tp_document_draft_path (self->draft_id, ".tape");
-      g_autofree char *info = tp_document_draft_path (self->draft_id, ".ini");
-
-      g_unlink (tape);
-      g_unlink (info);
+      if (self->drafts != NULL)
+        tp_drafts_discard (self->drafts, self->draft_id);
       g_clear_pointer (&self->draft_id, g_free);
     }
 }
 
 /**
- * tp_document_list_drafts:
- *
- * Returns: (transfer full): the ids of the drafts kept in the state
- *   directory, oldest first.
- */
-char **
-tp_document_list_drafts (void)
-{
-  g_autofree char *dir = tp_document_dup_drafts_dir ();
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) ids = g_ptr_array_new ();
-  const char *entry;
-
-  if (d != NULL)
-    while ((entry = g_dir_read_name (d)) != NULL)
-      if (g_str_has_suffix (entry, ".tape"))
-        g_ptr_array_add (ids, g_strndup (entry, strlen (entry) - strlen (".tape")));
-  g_ptr_array_sort (ids, (GCompareFunc) g_strcmp0);
-  g_ptr_array_add (ids, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&ids), FALSE);
-}
-
-/**
  * tp_document_restore_draft:
  *
- * Loads a draft kept by tp_document_save_draft_now.  The document takes
- * the draft over (it keeps its id) and is marked modified.
+ * Loads the draft @draft_id from the document's drafts.  The document
+ * takes the draft over (it keeps its id) and is marked modified.
  */
 gboolean
 tp_document_restore_draft (TpDocument  *self,
                            const char  *draft_id,
                            GError     **error)
 {
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_autofree char *tape = NULL;
-  g_autofree char *info = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *uri = NULL;
-  g_autofree char *target = NULL;
-  g_autofree char *observe = NULL;
+  TpDraft draft = { 0 };
 
   g_return_val_if_fail (TP_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (draft_id != NULL, FALSE);
 
-  tape = tp_document_draft_path (draft_id, ".tape");
-  info = tp_document_draft_path (draft_id, ".ini");
-  if (!g_file_get_contents (tape, &text, NULL, error))
-    return FALSE;
-  if (!g_utf8_validate (text, -1, NULL))
+  if (self->drafts == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is not UTF-8 text", tape);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "the document keeps no drafts");
       return FALSE;
     }
-  g_key_file_load_from_file (keyfile, info, G_KEY_FILE_NONE, NULL);
-  uri = g_key_file_get_string (keyfile, "draft", "uri", NULL);
-  target = g_key_file_get_string (keyfile, "draft", "target", NULL);
-  observe = g_key_file_get_string (keyfile, "draft", "observe", NULL);
+  if (!tp_drafts_load (self->drafts, draft_id, &draft, error))
+    return FALSE;
 
   g_object_freeze_notify (G_OBJECT (self));
   self->loading = TRUE;
   /* the draft is where the window starts: Ctrl+Z does not empty it */
   gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), draft.text, -1);
   gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
   self->loading = FALSE;
-  if (uri != NULL)
+  if (draft.uri != NULL)
     {
-      g_autoptr(GFile) file = g_file_new_for_uri (uri);
+      g_autoptr(GFile) file = g_file_new_for_uri (draft.uri);
       tp_document_set_file (self, file);
     }
-  tp_document_set_target (self, target);
-  tp_document_set_observe (self, observe);
-  tp_document_set_exact (self, g_key_file_get_boolean (keyfile, "draft", "exact", NULL));
+  tp_document_set_target (self, draft.target);
+  tp_document_set_observe (self, draft.observe);
+  tp_document_set_exact (self, draft.exact);
   g_free (self->draft_id);
   self->draft_id = g_strdup (draft_id);
   gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), TRUE);
   g_clear_handle_id (&self->draft_source, g_source_remove);
-  tp_document_queue_recompute (self, 0);
+  _tp_document_queue_recompute (self, 0);
   g_object_thaw_notify (G_OBJECT (self));
+  tp_draft_clear (&draft);
   return TRUE;
 }
 
@@ -1072,14 +325,73 @@ tp_document_draft_cb (gpointer data)
 
 /* {==== buffer signals ====} */
 
+#define COMMENT_LINES 50
+#define COMMENT_CHARS 60
+
+/* The text's first line that is not blank, when it is a comment: what the
+ * program calls itself (at most COMMENT_CHARS characters), or NULL. */
+static char *
+tp_document_first_comment (TpDocument *self)
+{
+  GtkTextIter line, end;
+
+  gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (self->buffer), &line);
+  for (guint i = 0; i < COMMENT_LINES; i++)
+    {
+      g_autofree char *text = NULL;
+      char *words;
+
+      end = line;
+      if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_to_line_end (&end);
+      if (gtk_text_iter_get_line_offset (&end) > 4 * COMMENT_CHARS)
+        gtk_text_iter_set_line_offset (&end, 4 * COMMENT_CHARS);
+      text = gtk_text_iter_get_slice (&line, &end);
+      words = g_strstrip (text);
+      if (words[0] == '\0')
+        {
+          if (!gtk_text_iter_forward_line (&line))
+            return NULL;
+          continue;
+        }
+      if (words[0] != '#')
+        return NULL;
+      words = g_strstrip (words + 1);
+      if (words[0] == '\0')
+        return NULL;
+      if (g_utf8_strlen (words, -1) > COMMENT_CHARS)
+        {
+          char *cut = g_utf8_offset_to_pointer (words, COMMENT_CHARS);
+
+          /* Translators: a title cut short; %s is its start */
+          return g_strdup_printf (_("%s…"), g_strstrip (g_strndup (words, (gsize) (cut - words))));
+        }
+      return g_strdup (words);
+    }
+  return NULL;
+}
+
+static void
+tp_document_update_comment (TpDocument *self)
+{
+  g_autofree char *comment = tp_document_first_comment (self);
+
+  if (g_strcmp0 (comment, self->comment) == 0)
+    return;
+  g_free (self->comment);
+  self->comment = g_steal_pointer (&comment);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
 static void
 tp_document_changed_cb (TpDocument    *self,
                         GtkTextBuffer *buffer)
 {
   self->text_serial++;
+  tp_document_update_comment (self);
   if (self->loading)
     return;
-  tp_document_queue_recompute (self, self->recompute_delay);
+  _tp_document_queue_recompute (self, self->recompute_delay);
   if (gtk_text_buffer_get_modified (buffer))
     {
       g_clear_handle_id (&self->draft_source, g_source_remove);
@@ -1109,13 +421,7 @@ tp_document_dispose (GObject *object)
   if (self->draft_source != 0 && gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->buffer)))
     tp_document_save_draft_now (self);
   g_clear_handle_id (&self->draft_source, g_source_remove);
-  if (self->pool != NULL)
-    {
-      /* Queued requests are dropped; one in flight finishes on its own
-       * and finds the document gone. */
-      g_thread_pool_free (self->pool, TRUE, FALSE);
-      self->pool = NULL;
-    }
+  g_clear_pointer (&self->reader, tp_reader_free);
 
   G_OBJECT_CLASS (tp_document_parent_class)->dispose (object);
 }
@@ -1128,13 +434,13 @@ tp_document_finalize (GObject *object)
   g_clear_object (&self->buffer);
   g_clear_pointer (&self->readings, tp_readings_unref);
   g_clear_pointer (&self->session, tp_session_free);
-  g_atomic_rc_box_release_full (self->compiler, (GDestroyNotify) tp_compiler_clear);
-  g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->file);
   g_free (self->target);
   g_free (self->observe);
   g_free (self->diagnostic);
   g_free (self->draft_id);
+  g_free (self->comment);
+  g_clear_object (&self->drafts);
 
   G_OBJECT_CLASS (tp_document_parent_class)->finalize (object);
 }
@@ -1270,9 +576,7 @@ tp_document_init (TpDocument *self)
   self->recompute_delay = TP_RECOMPUTE_DELAY_MS;
   self->buffer = gtk_source_buffer_new_with_language (tape);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
-  self->compiler = g_atomic_rc_box_new0 (TpCompiler);
-  self->context = g_main_context_ref_thread_default ();
-  self->pool = g_thread_pool_new (tp_document_worker_func, self->context, 1, FALSE, NULL);
+  self->reader = tp_reader_new (G_OBJECT (self), tp_document_read_done_cb);
 
   /* after the buffer's own handler, which marks it modified */
   g_signal_connect_object (self->buffer, "changed",
@@ -1418,7 +722,7 @@ tp_document_set_target (TpDocument *self,
 
   if (tp_document_set_choice (&self->target, target))
     {
-      tp_document_queue_recompute (self, 0);
+      _tp_document_queue_recompute (self, 0);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TARGET]);
     }
 }
@@ -1440,7 +744,7 @@ tp_document_set_observe (TpDocument *self,
 
   if (tp_document_set_choice (&self->observe, observe))
     {
-      tp_document_queue_recompute (self, 0);
+      _tp_document_queue_recompute (self, 0);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OBSERVE]);
     }
 }
@@ -1462,7 +766,7 @@ tp_document_set_exact (TpDocument *self,
   if (self->exact == !!exact)
     return;
   self->exact = !!exact;
-  tp_document_queue_recompute (self, 0);
+  _tp_document_queue_recompute (self, 0);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXACT]);
 }
 
@@ -1510,7 +814,8 @@ tp_document_set_file (TpDocument *self,
     }
 }
 
-/* The file's display name, or "Untitled". */
+/* The file's display name; with no file, the program's first comment
+ * (tp_document_get_comment), else "Untitled". */
 char *
 tp_document_dup_title (TpDocument *self)
 {
@@ -1521,7 +826,19 @@ tp_document_dup_title (TpDocument *self)
       g_autofree char *base = g_file_get_basename (self->file);
       return g_filename_display_name (base);
     }
+  if (self->comment != NULL)
+    return g_strdup (self->comment);
   return g_strdup (_("Untitled"));
+}
+
+/* The text's first line that is not blank, when it is a comment, as a
+ * title (its '#' and spaces taken off, long ones cut); NULL for none. */
+const char *
+tp_document_get_comment (TpDocument *self)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
+
+  return self->comment;
 }
 
 gboolean
@@ -1607,226 +924,4 @@ tp_document_source_for_node (TpDocument   *self,
 
   return tp_document_lines_current (self) && node >= 0
          && tp_readings_get_source (self->readings, (guint) node, span);
-}
-
-/* {==== files ====} */
-
-/* The choices kept with a saved file, in its GIO metadata (as GNOME's
- * text editor keeps a file's cursor): the target and the observed value,
- * "" for the default.  Where the file system or the session keeps no
- * metadata, the file opens with the defaults. */
-#define TP_METADATA_TARGET "metadata::topos-playground-target"
-#define TP_METADATA_OBSERVE "metadata::topos-playground-observe"
-
-static void
-tp_document_load_metadata_cb (GObject      *object,
-                              GAsyncResult *result,
-                              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  TpDocument *self = g_task_get_source_object (task);
-  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (object), result, NULL);
-
-  if (info != NULL && g_file_info_has_attribute (info, TP_METADATA_TARGET))
-    {
-      const char *target = g_file_info_get_attribute_string (info, TP_METADATA_TARGET);
-      const char *observe = g_file_info_get_attribute_string (info, TP_METADATA_OBSERVE);
-
-      tp_document_set_target (self, target != NULL && target[0] != '\0' ? target : NULL);
-      tp_document_set_observe (self, observe != NULL && observe[0] != '\0' ? observe : NULL);
-    }
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-tp_document_load_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  TpDocument *self = g_task_get_source_object (task);
-  GFile *file = G_FILE (object);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length = 0;
-
-  if (!g_file_load_contents_finish (file, result, &contents, &length, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (!g_utf8_validate_len (contents, length, NULL) || memchr (contents, '\0', length) != NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                               /* Translators: %s is the file's name */
-                               _("%s is not a text file"), name);
-      return;
-    }
-
-  tp_document_discard_draft (self);
-  self->loading = TRUE;
-  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), contents, (int) length);
-  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
-  self->loading = FALSE;
-  {
-    GtkTextIter start;
-    gtk_text_buffer_get_start_iter (GTK_TEXT_BUFFER (self->buffer), &start);
-    gtk_text_buffer_place_cursor (GTK_TEXT_BUFFER (self->buffer), &start);
-  }
-  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
-  tp_document_set_file (self, file);
-  tp_document_queue_recompute (self, 0);
-  {
-    GCancellable *cancellable = g_task_get_cancellable (task);
-
-    g_file_query_info_async (file, TP_METADATA_TARGET "," TP_METADATA_OBSERVE, G_FILE_QUERY_INFO_NONE,
-                             G_PRIORITY_DEFAULT, cancellable,
-                             tp_document_load_metadata_cb, g_steal_pointer (&task));
-  }
-}
-
-void
-tp_document_load_async (TpDocument          *self,
-                        GFile               *file,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
-{
-  GTask *task;
-
-  g_return_if_fail (TP_IS_DOCUMENT (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tp_document_load_async);
-  g_file_load_contents_async (file, cancellable, tp_document_load_cb, task);
-}
-
-gboolean
-tp_document_load_finish (TpDocument    *self,
-                         GAsyncResult  *result,
-                         GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-typedef struct
-{
-  GFile *file;
-  GBytes *bytes;
-  guint text_serial;            /* the text's change count when saved */
-} SaveState;
-
-static void
-save_state_free (gpointer data)
-{
-  SaveState *state = data;
-
-  g_clear_object (&state->file);
-  g_clear_pointer (&state->bytes, g_bytes_unref);
-  g_free (state);
-}
-
-/* The file is saved whether or not its metadata could be kept. */
-static void
-tp_document_save_metadata_cb (GObject      *object,
-                              GAsyncResult *result,
-                              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-
-  g_file_set_attributes_finish (G_FILE (object), result, NULL, NULL);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-tp_document_save_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  TpDocument *self = g_task_get_source_object (task);
-  SaveState *state = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  tp_document_set_file (self, state->file);
-  /* Only what was written is saved: edits made meanwhile stay modified. */
-  if (state->text_serial == self->text_serial)
-    gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), FALSE);
-  {
-    g_autoptr(GFileInfo) info = g_file_info_new ();
-    GCancellable *cancellable = g_task_get_cancellable (task);
-
-    g_file_info_set_attribute_string (info, TP_METADATA_TARGET, self->target != NULL ? self->target : "");
-    g_file_info_set_attribute_string (info, TP_METADATA_OBSERVE, self->observe != NULL ? self->observe : "");
-    g_file_set_attributes_async (state->file, info, G_FILE_QUERY_INFO_NONE, G_PRIORITY_DEFAULT,
-                                 cancellable, tp_document_save_metadata_cb,
-                                 g_steal_pointer (&task));
-  }
-}
-
-/* Writes the text to @file (or the document's file) atomically: GIO
- * writes a temporary file beside it and renames it over the old one.
- * A text file ends with a newline: one is added when the text has none
- * (the text in the editor stays as it is). */
-void
-tp_document_save_async (TpDocument          *self,
-                        GFile               *file,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
-{
-  GTask *task;
-  SaveState *state;
-  char *text;
-
-  g_return_if_fail (TP_IS_DOCUMENT (self));
-  g_return_if_fail (!file || G_IS_FILE (file));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tp_document_save_async);
-  if (file == NULL)
-    file = self->file;
-  if (file == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                               _("the program has no file yet"));
-      g_object_unref (task);
-      return;
-    }
-  text = tp_document_dup_text (self);
-  if (text[0] != '\0' && !g_str_has_suffix (text, "\n"))
-    {
-      char *ended = g_strconcat (text, "\n", NULL);
-
-      g_free (text);
-      text = ended;
-    }
-  state = g_new0 (SaveState, 1);
-  state->file = g_object_ref (file);
-  state->bytes = g_bytes_new_take (text, strlen (text));
-  state->text_serial = self->text_serial;
-  g_task_set_task_data (task, state, save_state_free);
-  g_file_replace_contents_bytes_async (file, state->bytes, NULL, FALSE,
-                                       G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, tp_document_save_cb, task);
-}
-
-gboolean
-tp_document_save_finish (TpDocument    *self,
-                         GAsyncResult  *result,
-                         GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -500,10 +500,33 @@ tp_editor_query_tooltip_cb (TpEditor   *self,
   return TRUE;
 }
 
+/* Tab indents, as in any editor; Shift+Tab leaves the editor for the
+ * control before it, so the keyboard can always get out. */
+static gboolean
+tp_editor_key_cb (TpEditor              *self,
+                  guint                  keyval,
+                  guint                  keycode,
+                  GdkModifierType        state,
+                  GtkEventControllerKey *controller)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if ((keyval != GDK_KEY_ISO_Left_Tab && keyval != GDK_KEY_Tab)
+      || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != GDK_SHIFT_MASK || root == NULL)
+    return FALSE;
+  gtk_widget_child_focus (GTK_WIDGET (root), GTK_DIR_TAB_BACKWARD);
+  return TRUE;
+}
+
 static void
 tp_editor_init (TpEditor *self)
 {
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tp_editor_key_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->view), keys);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), TRUE);
   g_signal_connect_object (self->view, "query-tooltip", G_CALLBACK (tp_editor_query_tooltip_cb), self,
                            G_CONNECT_SWAPPED);

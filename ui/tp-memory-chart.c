@@ -15,8 +15,12 @@
 #include "tp-style.h"
 
 /* The curve's band, the labels' and the counts' columns, in rows: a
- * larger font (presenting, F11) makes every part larger */
+ * larger font (presenting, F11) makes every part larger.  The band takes
+ * CURVE_SHARE of what the chart shows, between CURVE_MIN_ROWS and
+ * CURVE_ROWS, so a short chart shows bars too. */
 #define CURVE_ROWS 3.6
+#define CURVE_MIN_ROWS 1.4
+#define CURVE_SHARE 0.3
 #define LABEL_ROWS 3.8
 #define COUNT_ROWS 4.8
 #define MARGIN 6.0
@@ -40,6 +44,37 @@ static double
 tp_memory_chart_scroll (TpMemoryChart *self)
 {
   return self->vadjustment != NULL ? gtk_adjustment_get_value (self->vadjustment) : 0;
+}
+
+/* The height of the curve's band, pinned above the rows. */
+static double
+tp_memory_chart_curve_height (TpMemoryChart *self)
+{
+  double page = self->vadjustment != NULL ? gtk_adjustment_get_page_size (self->vadjustment)
+                                          : gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (page <= 0)
+    return self->row_height * CURVE_ROWS;
+  return CLAMP (page * CURVE_SHARE, self->row_height * CURVE_MIN_ROWS, self->row_height * CURVE_ROWS);
+}
+
+/* What a row says its buffer is: the statement's name (the engine's
+ * display name), the gradient of a parameter, else its node. */
+static char *
+tp_memory_chart_dup_label (TpReadings *r,
+                           guint       node)
+{
+  const char *name = tp_readings_get_name (r, node);
+  const char *of = name == NULL ? tp_readings_get_gradient_of (r, node) : NULL;
+
+  if (name != NULL)
+    return g_strdup (name);
+  if (of != NULL)
+    /* Translators: a memory chart row's label for the gradient of the
+     * parameter named %s */
+    return g_strdup_printf (_("grad %s"), of);
+  /* Translators: a memory chart row's label: the node whose buffer it is */
+  return g_strdup_printf (_("node %u"), node);
 }
 
 static guint
@@ -102,9 +137,9 @@ tp_memory_chart_reveal (TpMemoryChart *self,
     return;
   value = gtk_adjustment_get_value (self->vadjustment);
   page = gtk_adjustment_get_page_size (self->vadjustment);
-  top = (self->row_height * CURVE_ROWS) + step * self->row_height;
-  if (top < value + (self->row_height * CURVE_ROWS))
-    gtk_adjustment_set_value (self->vadjustment, top - (self->row_height * CURVE_ROWS));
+  top = tp_memory_chart_curve_height (self) + step * self->row_height;
+  if (top < value + tp_memory_chart_curve_height (self))
+    gtk_adjustment_set_value (self->vadjustment, top - tp_memory_chart_curve_height (self));
   else if (top + self->row_height > value + page)
     gtk_adjustment_set_value (self->vadjustment, top + self->row_height - page);
 }
@@ -169,9 +204,27 @@ tp_memory_chart_text (cairo_t     *cr,
   pango_cairo_show_layout (cr, layout);
 }
 
-/* The live-volume curve in the band [top, top + (self->row_height * CURVE_ROWS)): one point
- * per step, or the largest of each pixel's steps when they are more than
- * the pixels. */
+/* A row's label, cut with an ellipsis to @width. */
+static void
+tp_memory_chart_label (cairo_t     *cr,
+                       PangoLayout *layout,
+                       const char  *text,
+                       double       x,
+                       double       y,
+                       double       width,
+                       double       row)
+{
+  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  tp_memory_chart_text (cr, layout, text, x, y, 0, row);
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+}
+
+/* The live-volume curve in its band, from @top: one point per step, or
+ * the largest of each pixel's steps when they are more than the pixels.
+ * Its label goes over it in a tall band, in the labels' column (cut to
+ * fit) in a short one. */
 static void
 tp_memory_chart_draw_curve (TpMemoryChart *self,
                             cairo_t       *cr,
@@ -182,9 +235,12 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
 {
   TpReadings *r = self->readings;
   guint n = tp_memory_chart_n_steps (self);
-  double x0, sw, base = top + (self->row_height * CURVE_ROWS) - 8, span = (self->row_height * CURVE_ROWS) - 24;
+  double band = tp_memory_chart_curve_height (self);
+  gboolean tall = band >= 2.5 * self->row_height;
+  double x0, sw, base = top + band - (tall ? 8 : 4), span = band - (tall ? 24 : 10);
   double peak = MAX ((double) r->steps[self->peak].live, 1.0);
   g_autofree char *label = NULL;
+  g_autofree char *name = NULL;
   guint pixels;
 
   tp_memory_chart_columns (self, width, &x0, &sw);
@@ -213,12 +269,18 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
   cairo_arc (cr, x0 + (self->peak + 0.5) * sw, base - span, 3.5, 0, 2 * G_PI);
   cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
   cairo_fill (cr);
+  name = tp_memory_chart_dup_label (r, r->steps[self->peak].node);
   /* Translators: over the memory chart's curve: the most elements live at
-   * once and the node whose step it is */
-  label = g_strdup_printf (_("live volume: peak %" G_GUINT64_FORMAT " elements at node %u"),
-                           r->steps[self->peak].live, r->steps[self->peak].node);
+   * once, and the buffer (a name, "grad w" or "node 9") and node whose
+   * step it is */
+  label = g_strdup_printf (_("live volume: peak %" G_GUINT64_FORMAT " elements at %s (node %u)"),
+                           r->steps[self->peak].live, name, r->steps[self->peak].node);
   tp_memory_chart_set_color (cr, fg, 1.0);
-  tp_memory_chart_text (cr, layout, label, x0, top, 0, self->row_height);
+  if (tall)
+    tp_memory_chart_text (cr, layout, label, x0, top, 0, self->row_height);
+  else
+    tp_memory_chart_label (cr, layout, label, MARGIN, top + (band - self->row_height) / 2, x0 - 2 * MARGIN,
+                           self->row_height);
 }
 
 void
@@ -248,11 +310,11 @@ tp_memory_chart_draw (TpMemoryChart *self,
 
   /* the rows in sight, under the pinned curve */
   first = (guint) MAX (0.0, top / self->row_height);
-  last = (guint) MIN ((double) n, (top + height - (self->row_height * CURVE_ROWS)) / self->row_height + 1);
+  last = (guint) MIN ((double) n, (top + height - tp_memory_chart_curve_height (self)) / self->row_height + 1);
   for (guint k = first; k < last; k++)
     {
       const TpStep *s = &r->steps[k];
-      double y = (self->row_height * CURVE_ROWS) + k * self->row_height;
+      double y = tp_memory_chart_curve_height (self) + k * self->row_height;
       char text[64];
 
       if ((int) k == self->highlighted)
@@ -269,10 +331,9 @@ tp_memory_chart_draw (TpMemoryChart *self,
       cairo_fill (cr);
       tp_memory_chart_set_color (cr, &fg, 1.0);
       {
-        /* Translators: a memory chart row's label: the node whose buffer it is */
-        g_autofree char *label = g_strdup_printf (_("node %u"), s->node);
+        g_autofree char *label = tp_memory_chart_dup_label (r, s->node);
 
-        tp_memory_chart_text (cr, layout, label, MARGIN, y, 0, self->row_height);
+        tp_memory_chart_label (cr, layout, label, MARGIN, y, x0 - 2 * MARGIN, self->row_height);
       }
       if (s->kept)
         {
@@ -298,7 +359,7 @@ tp_memory_chart_draw (TpMemoryChart *self,
     gdk_cairo_set_source_rgba (cr, &bg);
   }
   G_GNUC_END_IGNORE_DEPRECATIONS
-  cairo_rectangle (cr, 0, top, width, (self->row_height * CURVE_ROWS));
+  cairo_rectangle (cr, 0, top, width, tp_memory_chart_curve_height (self));
   cairo_fill (cr);
   tp_memory_chart_draw_curve (self, cr, layout, &fg, width, top);
 
@@ -356,7 +417,8 @@ tp_memory_chart_measure (GtkWidget      *widget,
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = (int) ((self->row_height * LABEL_ROWS) + (self->row_height * COUNT_ROWS) + 120);
   else
-    *minimum = *natural = (int) ((self->row_height * CURVE_ROWS) + tp_memory_chart_n_steps (self) * self->row_height + MARGIN);
+    /* room for the tallest band: a shorter one leaves a margin */
+    *minimum = *natural = (int) (self->row_height * CURVE_ROWS + tp_memory_chart_n_steps (self) * self->row_height + MARGIN);
 }
 
 /* The step under a point: a row, or in the curve's band the column. */
@@ -370,10 +432,10 @@ tp_memory_chart_step_at (TpMemoryChart *self,
   int k;
 
   tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
-  if (y < tp_memory_chart_scroll (self) + (self->row_height * CURVE_ROWS))
+  if (y < tp_memory_chart_scroll (self) + tp_memory_chart_curve_height (self))
     k = x < x0 ? -1 : (int) ((x - x0) / sw);
   else
-    k = (int) ((y - (self->row_height * CURVE_ROWS)) / self->row_height);
+    k = (int) ((y - tp_memory_chart_curve_height (self)) / self->row_height);
   return k >= 0 && (guint) k < n ? k : -1;
 }
 
@@ -440,16 +502,19 @@ tp_memory_chart_tooltip_cb (GtkWidget     *widget,
 {
   int k = keyboard ? self->highlighted : tp_memory_chart_step_at (self, x, y);
   const TpStep *s;
+  g_autofree char *name = NULL;
   g_autofree char *text = NULL;
 
   if (k < 0)
     return FALSE;
   s = &self->readings->steps[k];
-  /* Translators: a memory chart bar's tooltip: the step, its node, the
-   * buffer's elements, the last step it is held, the elements live then */
-  text = g_strdup_printf (_("step %d: node %u, %" G_GUINT64_FORMAT " elements, held to step %u; "
+  name = tp_memory_chart_dup_label (self->readings, s->node);
+  /* Translators: a memory chart bar's tooltip: the step, the buffer's
+   * name (a statement's, or "grad w", or "node 9"), its node, its
+   * elements, the last step it is held, the elements live then */
+  text = g_strdup_printf (_("step %d: %s (node %u), %" G_GUINT64_FORMAT " elements, held to step %u; "
                             "%" G_GUINT64_FORMAT " elements live"),
-                          k, s->node, s->elements, s->last, s->live);
+                          k, name, s->node, s->elements, s->last, s->live);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -484,6 +549,7 @@ tp_memory_chart_root (GtkWidget *widget)
       self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)));
       g_signal_connect_object (self->vadjustment, "value-changed",
                                G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+      /* the curve's band follows the height in sight */
       g_signal_connect_object (self->vadjustment, "notify::page-size",
                                G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
     }
@@ -552,9 +618,41 @@ tp_memory_chart_get_bar (TpMemoryChart   *self,
     return FALSE;
   s = &self->readings->steps[step];
   tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
-  graphene_rect_init (bar, (float) (x0 + step * sw), (float) ((self->row_height * CURVE_ROWS) + step * self->row_height + 4),
+  graphene_rect_init (bar, (float) (x0 + step * sw), (float) (tp_memory_chart_curve_height (self) + step * self->row_height + 4),
                       (float) MAX ((s->last + 1.0 - step) * sw, 1.0), (float) (self->row_height - 8));
   return TRUE;
+}
+
+guint
+tp_memory_chart_get_n_bars_shown (TpMemoryChart *self)
+{
+  double top, bottom;
+  guint n = 0;
+
+  g_return_val_if_fail (TP_IS_MEMORY_CHART (self), 0);
+
+  top = tp_memory_chart_scroll (self) + tp_memory_chart_curve_height (self);
+  bottom = tp_memory_chart_scroll (self) + (self->vadjustment != NULL ? gtk_adjustment_get_page_size (self->vadjustment)
+                                                                    : gtk_widget_get_height (GTK_WIDGET (self)));
+  for (guint k = 0; k < tp_memory_chart_n_steps (self); k++)
+    {
+      graphene_rect_t bar;
+
+      if (tp_memory_chart_get_bar (self, k, &bar) && (double) bar.origin.y >= top && (double) (bar.origin.y + bar.size.height) <= bottom)
+        n++;
+    }
+  return n;
+}
+
+char *
+tp_memory_chart_dup_bar_label (TpMemoryChart *self,
+                               guint          step)
+{
+  g_return_val_if_fail (TP_IS_MEMORY_CHART (self), NULL);
+
+  if (step >= tp_memory_chart_n_steps (self))
+    return NULL;
+  return tp_memory_chart_dup_label (self->readings, self->readings->steps[step].node);
 }
 
 GtkWidget *

@@ -30,6 +30,11 @@ int        tp_memory_chart_get_highlighted (TpMemoryChart *self);
 gboolean   tp_memory_chart_get_bar      (TpMemoryChart   *self,
                                          guint            step,
                                          graphene_rect_t *bar);
+/* How many steps' bars are wholly in sight below the curve, and what a
+ * step's row says its buffer is (for tests). */
+guint      tp_memory_chart_get_n_bars_shown (TpMemoryChart *self);
+char      *tp_memory_chart_dup_bar_label (TpMemoryChart *self,
+                                          guint          step);
 /* Draws the rows first..last (clamped) and the curve at @top, as the
  * widget does; for the benchmark. */
 void       tp_memory_chart_draw         (TpMemoryChart *self,

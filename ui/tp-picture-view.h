@@ -17,6 +17,9 @@ GtkWidget  *tp_picture_view_new            (void);
 void        tp_picture_view_set_document   (TpPictureView *self,
                                             TpDocument    *document);
 TpDocument *tp_picture_view_get_document   (TpPictureView *self);
+void        tp_picture_view_set_worker     (TpPictureView   *self,
+                                            TpPictureWorker *worker);
+TpPictureWorker *tp_picture_view_get_worker (TpPictureView *self);
 gboolean    tp_picture_view_get_busy       (TpPictureView *self);
 gboolean    tp_picture_view_has_picture    (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);
@@ -29,6 +32,9 @@ void        tp_picture_view_get_offset     (TpPictureView *self,
                                             double        *y);
 void        tp_picture_view_set_presenting (TpPictureView *self,
                                             gboolean       presenting);
+void        tp_picture_view_set_text_scale (TpPictureView *self,
+                                            double         scale);
+double      tp_picture_view_get_readable_height (TpPictureView *self);
 gboolean    tp_picture_view_get_degraded   (TpPictureView *self);
 gboolean    tp_picture_view_get_stale      (TpPictureView *self);
 GtkWidget  *tp_picture_view_get_canvas     (TpPictureView *self);

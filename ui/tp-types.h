@@ -8,8 +8,10 @@ G_BEGIN_DECLS
 
 typedef struct _TpApplication  TpApplication;
 typedef struct _TpDocument     TpDocument;
+typedef struct _TpDrafts       TpDrafts;
 typedef struct _TpEditor       TpEditor;
 typedef struct _TpPictureView  TpPictureView;
+typedef struct _TpPictureWorker TpPictureWorker;
 typedef struct _TpReadings     TpReadings;
 typedef struct _TpTextPane     TpTextPane;
 typedef struct _TpWindow       TpWindow;

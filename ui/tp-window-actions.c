@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "tp-language-reference.h"
-#include "tp-picture-layout.h"
+#include "tp-picture-worker.h"
 #include "tp-samples.h"
 #include "tp-window-private.h"
 
@@ -303,7 +303,7 @@ tp_window_export_picture_cb (GObject      *object,
                              gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
-  gboolean ok = tp_picture_export_finish (result, &error);
+  gboolean ok = tp_picture_worker_export_finish (TP_PICTURE_WORKER (object), result, &error);
 
   tp_window_exported (user_data, ok, error, _("Could not export the picture"));
 }
@@ -350,9 +350,16 @@ tp_window_export (TpWindow   *self,
                                            G_FILE_CREATE_REPLACE_DESTINATION, NULL,
                                            tp_window_export_mlir_cb, req);
     }
+  else if (tp_picture_view_get_worker (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE])) != NULL)
+    tp_picture_worker_export_async (tp_picture_view_get_worker (TP_PICTURE_VIEW (self->panes[TP_PANE_PICTURE])),
+                                    tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
+                                    tp_window_export_picture_cb, req);
   else
-    tp_picture_export_async (tp_readings_get_text (readings, TP_READING_DOT), format, file, NULL,
-                             tp_window_export_picture_cb, req);
+    {
+      g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no picture worker");
+
+      tp_window_exported (req, FALSE, error, _("Could not export the picture"));
+    }
 }
 
 static void
@@ -399,8 +406,9 @@ tp_window_export_action (GtkWidget  *widget,
                          ? _("MLIR")
                          : g_str_equal (format, "svg") ? _("SVG images") : _("PNG images"),
                        pattern);
-  base = tp_document_dup_title (self->document);
-  dot = strrchr (base, '.');
+  /* the file's name without its extension, else the program's title */
+  base = g_strdelimit (tp_document_dup_title (self->document), "/\\", '-');
+  dot = tp_document_get_file (self->document) != NULL ? strrchr (base, '.') : NULL;
   if (dot != NULL)
     *dot = '\0';
   name = g_strconcat (base, ".", format, NULL);
@@ -472,6 +480,7 @@ tp_window_show_pane_action (GtkWidget  *widget,
 
   if (tp_teach_page_from_id (id, &page))
     {
+      tp_window_set_teaching (self, TRUE);
       tp_teach_panel_show (self->teach_panel, page);
       return;
     }
@@ -500,6 +509,51 @@ tp_window_copy_focused_action (GtkWidget  *widget,
     if (focus == self->panes[p] || gtk_widget_is_ancestor (focus, self->panes[p]))
       pane = (TpPane) p;
   gtk_widget_activate_action (widget, "win.copy-reading", "s", tp_pane_get_id (pane));
+}
+
+/* The readings in the order they are on screen: down the left column,
+ * then the picture and StableHLO on the right. */
+static const TpPane screen_order[TP_N_PANES] = {
+  TP_PANE_SPEC, TP_PANE_DERIVATIVE, TP_PANE_PLAN, TP_PANE_VALUES, TP_PANE_PICTURE, TP_PANE_STABLEHLO,
+};
+
+/* The widget of @pane that takes the keyboard: a reading's text, the
+ * picture's canvas. */
+static GtkWidget *
+tp_window_pane_focus_widget (TpWindow *self,
+                             TpPane    pane)
+{
+  if (pane == TP_PANE_PICTURE)
+    return tp_picture_view_get_canvas (TP_PICTURE_VIEW (self->panes[pane]));
+  return GTK_WIDGET (tp_text_pane_get_view (TP_TEXT_PANE (self->panes[pane])));
+}
+
+/* Ctrl+Tab and Ctrl+Shift+Tab: the next or the previous reading, one
+ * press a reading, in screen order, round; from outside the readings,
+ * the first or the last.  In the focus layout the reading is shown
+ * alone. */
+static void
+tp_window_next_reading_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  TpWindow *self = TP_WINDOW (widget);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  gboolean back = g_str_equal (action_name, "win.previous-reading");
+  int at = -1, next;
+  TpPane pane;
+
+  for (guint i = 0; i < TP_N_PANES && focus != NULL; i++)
+    if (focus == self->panes[screen_order[i]] || gtk_widget_is_ancestor (focus, self->panes[screen_order[i]]))
+      at = (int) i;
+  if (at < 0)
+    next = back ? TP_N_PANES - 1 : 0;
+  else
+    next = (at + (back ? TP_N_PANES - 1 : 1)) % TP_N_PANES;
+  pane = screen_order[next];
+  if (self->focus_layout && self->focus_pane != pane)
+    tp_window_set_focus_layout (self, TRUE, pane);
+  gtk_widget_grab_focus (tp_window_pane_focus_widget (self, pane));
 }
 
 static void
@@ -608,7 +662,10 @@ _tp_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.focus-layout", "focus-layout");
   gtk_widget_class_install_property_action (widget_class, "win.exact", "exact");
   gtk_widget_class_install_property_action (widget_class, "win.presenting", "presenting");
+  gtk_widget_class_install_property_action (widget_class, "win.teaching", "teaching");
   gtk_widget_class_install_action (widget_class, "win.copy-focused", NULL, tp_window_copy_focused_action);
+  gtk_widget_class_install_action (widget_class, "win.next-reading", NULL, tp_window_next_reading_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-reading", NULL, tp_window_next_reading_action);
   for (guint i = 0; i < G_N_ELEMENTS (fonts); i++)
     gtk_widget_class_install_action (widget_class, fonts[i], NULL, tp_window_font_action);
   gtk_widget_class_install_action (widget_class, "win.recompute", NULL, tp_window_recompute_action);
@@ -645,8 +702,11 @@ static const struct
   { GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.recompute", NULL },
   { GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL },
   { GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.copy-focused", NULL },
+  { GDK_KEY_Tab, GDK_CONTROL_MASK, "win.next-reading", NULL },
+  { GDK_KEY_ISO_Left_Tab, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.previous-reading", NULL },
   { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
   { GDK_KEY_F11, 0, "win.presenting", NULL },
+  { GDK_KEY_F9, 0, "win.teaching", NULL },
   { GDK_KEY_F1, 0, "win.language-reference", NULL },
   { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
   { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },

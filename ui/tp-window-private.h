@@ -50,6 +50,7 @@ struct _TpWindow
   TpDocument *document;
   GSettings *settings;
   char *sample_title;           /* the sample the text came from, if any */
+  char *sample_comment;         /* its first comment (tp_document_get_comment) */
 
   /* Borrowed references: children of a column grid or focus_box */
   GtkWidget *panes[TP_N_PANES];
@@ -57,6 +58,8 @@ struct _TpWindow
 
   GtkWidget *menu_focus;        /* weak: the focus before a menu opened */
   guint toast_source;
+  guint editor_width_source;    /* keeps a dragged editor width, soon after */
+  guint place_idle;             /* sets the editor's width and the teaching panes' height */
 
   TpPane focus_pane;
   TpPane last_reading;          /* the reading that last had the focus */
@@ -66,6 +69,9 @@ struct _TpWindow
   guint dark : 1;
   guint presenting : 1;
   guint was_fullscreen : 1;
+  guint editor_placed : 1;      /* the editor's width is set for this window */
+  guint teach_placed : 1;       /* the teaching panes' height too */
+  guint placing : 1;            /* the window sets a paned's position itself */
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
@@ -74,6 +80,25 @@ void _tp_window_update_recent      (TpWindow       *self);
 void _tp_window_clear_recent       (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
 void _tp_window_add_shortcuts      (TpWindow       *self);
+void _tp_window_update_title       (TpWindow       *self);
+
+/* tp-window-layout.c */
+void _tp_window_init_layout        (TpWindow        *self);
+void _tp_window_attach_tiled       (TpWindow        *self,
+                                    TpPane           pane);
+void _tp_window_place_panes        (TpWindow        *self);
+void _tp_window_switcher_clicked_cb (GtkToggleButton *button,
+                                     TpWindow        *self);
+void _tp_window_fullscreened_cb    (TpWindow        *self);
+
+/* tp-window-files.c */
+void _tp_window_build_samples_menu (TpWindow        *self);
+gboolean _tp_window_drop_cb        (GtkDropTarget   *target,
+                                    const GValue    *value,
+                                    double           x,
+                                    double           y,
+                                    TpWindow        *self);
+gboolean _tp_window_close_request  (GtkWindow       *window);
 
 
 G_END_DECLS

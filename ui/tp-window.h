@@ -41,6 +41,9 @@ gboolean    tp_window_get_focus_layout   (TpWindow            *self);
 void        tp_window_set_presenting     (TpWindow            *self,
                                           gboolean             presenting);
 gboolean    tp_window_get_presenting     (TpWindow            *self);
+void        tp_window_set_teaching       (TpWindow            *self,
+                                          gboolean             teaching);
+gboolean    tp_window_get_teaching       (TpWindow            *self);
 const char *tp_window_get_summary        (TpWindow            *self);
 char       *tp_window_dup_title          (TpWindow            *self);
 const char *tp_window_get_toast          (TpWindow            *self);

@@ -105,7 +105,7 @@ static uint64_t last_cost;
 static double
 time_render (const char *dot, bool draw, bool *degraded)
 {
-  TpRenderOptions options = { UINT32_MAX, draw, draw, false };
+  TpRenderOptions options = { .budget = UINT32_MAX, .svg = draw, .draw = draw };
   double best = 1e30, spent = 0;
 
   /* At least three runs (the machine may be busy: the minimum is the

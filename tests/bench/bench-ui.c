@@ -76,6 +76,8 @@
 #include "tp-document.h"
 #include "tp-memory-chart.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-view.h"
+#include "tp-picture-worker.h"
 #include "tp-samples.h"
 #include "tp-teach-panel.h"
 #include "tp-text-pane.h"
@@ -436,11 +438,23 @@ run_edits (TpWindow   *window,
 
 static int focus_pane = -1;     /* --focus: one pane alone, else tiled */
 
+/* The benchmark's one picture worker, as an application owns one. */
+static TpPictureWorker *
+bench_worker (void)
+{
+  static TpPictureWorker *worker = NULL;
+
+  if (worker == NULL)
+    worker = tp_picture_worker_new (NULL);
+  return worker;
+}
+
 static TpWindow *
 window_new (void)
 {
   TpWindow *window = tp_window_new (NULL);
 
+  tp_picture_view_set_worker (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE)), bench_worker ());
   tp_window_set_focus_layout (window, focus_pane >= 0, focus_pane >= 0 ? (TpPane) focus_pane : TP_PANE_PICTURE);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 820);
   gtk_window_present (GTK_WINDOW (window));
@@ -694,7 +708,7 @@ layout_cb (GObject      *object,
 {
   LayoutWait *wait = data;
   g_autoptr(GError) error = NULL;
-  TpPictureLayout *layout = tp_picture_layout_new_finish (result, &error);
+  TpPictureLayout *layout = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &error);
 
   wait->ok = layout != NULL;
   if (layout != NULL)
@@ -851,7 +865,7 @@ bench_relayouts (const char *what,
       g_autofree char *warm = g_strdup_printf ("%s/* warm-up %u */\n", dot, k);
       LayoutWait wait = { FALSE, FALSE };
 
-      tp_picture_layout_new_async (warm, NULL, layout_cb, &wait);
+      tp_picture_worker_layout_async (bench_worker (), warm, NULL, layout_cb, &wait);
       while (!wait.done)
         g_main_context_iteration (NULL, TRUE);
     }
@@ -862,7 +876,7 @@ bench_relayouts (const char *what,
       g_autofree char *distinct = g_strdup_printf ("%s/* relayout %u */\n", dot, k);
       LayoutWait wait = { FALSE, FALSE };
 
-      tp_picture_layout_new_async (distinct, NULL, layout_cb, &wait);
+      tp_picture_worker_layout_async (bench_worker (), distinct, NULL, layout_cb, &wait);
       while (!wait.done)
         g_main_context_iteration (NULL, TRUE);
       ok += wait.ok ? 1 : 0;
@@ -871,7 +885,7 @@ bench_relayouts (const char *what,
   printf ("  %-26s %4u layouts (%u ok), %6.1f ms each: app RSS %6.1f -> %6.1f MB, %+.1f MB, %+.0f KB per layout;"
           " worker processes started so far: %u\n",
           what, n, ok, (double) (g_get_monotonic_time () - t0) / 1000.0 / n,
-          before, after, after - before, (after - before) * 1024.0 / n, tp_picture_layout_get_n_workers ());
+          before, after, after - before, (after - before) * 1024.0 / n, tp_picture_worker_get_n_workers (bench_worker ()));
   fflush (stdout);
 }
 

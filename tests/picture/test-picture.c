@@ -19,6 +19,8 @@
 #include "tp-plan.h"
 #include "tp-render.h"
 
+#include <cgraph.h>
+
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
@@ -744,7 +746,7 @@ test_renderer_budget (void)
   g_autofree char *src = sample ("two-layers.tape");
   TpSession *s = compile (src, "loss", "h");
   const char *dot = tp_session_reading (s, TP_READING_DOT);
-  TpRenderOptions small = { 50, TRUE, TRUE, FALSE };
+  TpRenderOptions small = { .budget = 50, .svg = TRUE, .draw = TRUE };
   TpRender *r = tp_render_new (dot, &small);
   SvgScan scan;
 
@@ -1058,8 +1060,8 @@ test_xdot (void)
     "  n0 [shape=box, label=<<B>bold</B>>];\n"
     "  n1 [shape=box, style=dashed, label=\"plain\"];\n"
     "  n0 -> n1;\n}\n";
-  TpRenderOptions plain = { 0, false, false, false };
-  TpRenderOptions with = { 0, false, false, true };
+  TpRenderOptions plain = { 0 };
+  TpRenderOptions with = { .xdot = true };
   TpRender *r = tp_render_new (dot, &plain);
   const char *ops, *box = NULL;
   size_t len = 0, runs = 0;
@@ -1129,6 +1131,71 @@ test_xdot (void)
   tp_render_free (r);
 }
 
+/* The edit hook has the graph as read, before the budget and the
+ * layout: attributes it sets are laid out as the DOT's own statements
+ * would be, a node it takes out is not drawn.  A graph made with cgraph
+ * is laid out as the same graph read from text. */
+static void
+edit_spacing (struct Agraph_s *graph, void *data)
+{
+  Agraph_t *g = graph;
+
+  agattr (g, AGRAPH, (char *) "nodesep", (char *) "2");
+  agdelnode (g, agnode (g, (char *) data, 0));
+}
+
+static void
+test_edit_and_graph (void)
+{
+  const char *dot = "digraph g {\n  n0 -> n1;\n  n0 -> n2;\n  n3;\n}\n";
+  const char *spaced = "digraph g {\n  graph [nodesep=2];\n  n0 -> n1;\n  n0 -> n2;\n}\n";
+  TpRenderOptions edited = { .svg = true, .edit = edit_spacing, .edit_data = (void *) "n3" };
+  TpRender *plain = tp_render_new (dot, NULL);
+  TpRender *hooked = tp_render_new (dot, &edited);
+  TpRender *text = tp_render_new (spaced, NULL);
+  TpRender *made;
+  Agraph_t *g;
+  double x, y, w, h;
+
+  g_assert_true (tp_render_ok (plain) && tp_render_ok (hooked) && tp_render_ok (text));
+  g_assert_cmpfloat (tp_render_width (hooked), >, tp_render_width (plain) + 50);
+  g_assert_cmpfloat (tp_render_width (hooked), ==, tp_render_width (text));
+  g_assert_cmpfloat (tp_render_height (hooked), ==, tp_render_height (text));
+  g_assert_true (tp_render_node_bounds (plain, 3, &x, &y, &w, &h));
+  g_assert_false (tp_render_node_bounds (hooked, 3, &x, &y, &w, &h));
+  g_assert_cmpstr (tp_render_svg (hooked, NULL), ==, tp_render_svg (text, NULL));
+
+  g = agopen ((char *) "g", Agdirected, NULL);
+  agattr (g, AGRAPH, (char *) "nodesep", (char *) "2");
+  agedge (g, agnode (g, (char *) "n0", 1), agnode (g, (char *) "n1", 1), NULL, 1);
+  agedge (g, agnode (g, (char *) "n0", 1), agnode (g, (char *) "n2", 1), NULL, 1);
+  made = tp_render_new_graph (g, &edited);
+  g_assert_true (tp_render_ok (made));
+  g_assert_cmpfloat (tp_render_width (made), ==, tp_render_width (text));
+  for (uint32_t n = 0; n < 3; n++)
+    {
+      double tx, ty, tw, th;
+
+      g_assert_true (tp_render_node_bounds (made, n, &x, &y, &w, &h));
+      g_assert_true (tp_render_node_bounds (text, n, &tx, &ty, &tw, &th));
+      g_assert_cmpfloat (x, ==, tx);
+      g_assert_cmpfloat (y, ==, ty);
+    }
+  /* the graph is still the caller's, laid out again the same */
+  tp_render_free (made);
+  made = tp_render_new_graph (g, NULL);
+  g_assert_true (tp_render_ok (made));
+  g_assert_cmpfloat (tp_render_width (made), ==, tp_render_width (text));
+  agclose (g);
+  tp_render_free (made);
+  made = tp_render_new_graph (NULL, NULL);
+  g_assert_false (tp_render_ok (made));
+  tp_render_free (made);
+  tp_render_free (plain);
+  tp_render_free (hooked);
+  tp_render_free (text);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1148,5 +1215,6 @@ main (int argc, char **argv)
   g_test_add_func ("/picture/deterministic", test_deterministic);
   g_test_add_func ("/picture/no-carry-over", test_no_carry_over);
   g_test_add_func ("/picture/xdot", test_xdot);
+  g_test_add_func ("/picture/edit-and-graph", test_edit_and_graph);
   return g_test_run ();
 }

@@ -188,7 +188,7 @@ test_application_second_launch (void)
       char *args[] = { (char *) "topos-playground", NULL };
 
       g_test_dbus_up (bus);
-      app = tp_application_new ();
+      app = tp_application_new (NULL);
       g_object_set_data (G_OBJECT (app), "bus", bus);
       g_signal_connect_after (app, "activate", G_CALLBACK (activated_cb), NULL);
       g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, args), ==, 0);
@@ -327,7 +327,7 @@ test_application_shortcuts_window (void)
       char *args[] = { (char *) "topos-playground", NULL };
 
       g_test_dbus_up (bus);
-      app = tp_application_new ();
+      app = tp_application_new (NULL);
       g_signal_connect_after (app, "activate", G_CALLBACK (shortcuts_activated_cb), NULL);
       g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, args), ==, 0);
       g_assert_finalize_object (app);
@@ -356,7 +356,7 @@ run_app_with_steps (GSourceFunc steps)
   char *args[] = { (char *) "topos-playground", NULL };
 
   g_test_dbus_up (bus);
-  app = tp_application_new ();
+  app = tp_application_new (NULL);
   g_object_set_data (G_OBJECT (app), "steps", steps);
   g_signal_connect_after (app, "activate", G_CALLBACK (steps_activated_cb), NULL);
   g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, args), ==, 0);
@@ -601,8 +601,10 @@ test_application_recovered_toast (void)
     {
       for (guint i = 0; i < 2; i++)
         {
+          g_autoptr(TpDrafts) drafts = tp_drafts_new (NULL);
           g_autoptr(TpDocument) document = tp_document_new ();
 
+          tp_document_set_drafts (document, drafts);
           tp_document_set_text (document, i == 0 ? "a = parameter 1.0\n" : "b = parameter 2.0\n");
           g_assert_true (tp_test_wait_until (has_draft, document, 20));
         }

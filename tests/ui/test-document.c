@@ -473,37 +473,44 @@ has_draft (gpointer data)
   return tp_document_get_draft_id (data) != NULL;
 }
 
-/* Unsaved edits are kept in the state directory and come back. */
+/* Unsaved edits are kept in the application's drafts (the state
+ * directory) and come back. */
 static void
 test_document_drafts (void)
 {
+  g_autoptr(TpDrafts) store = tp_drafts_new (NULL);
   g_autoptr(TpDocument) document = tp_document_new ();
   g_autoptr(TpDocument) restored = tp_document_new ();
+  g_autoptr(TpDocument) keeps_none = tp_document_new ();
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) drafts = NULL;
   g_autofree char *id = NULL;
   g_autofree char *text = NULL;
 
-  /* earlier cases left their unsaved documents behind as drafts, as a
-   * crash would: start from none */
-  drafts = tp_document_list_drafts ();
+  /* start from none */
+  drafts = tp_drafts_list (store);
   for (guint i = 0; drafts[i] != NULL; i++)
-    {
-      g_autoptr(TpDocument) old = tp_document_new ();
-      g_assert_true (tp_document_restore_draft (old, drafts[i], NULL));
-      tp_document_discard_draft (old);
-    }
+    tp_drafts_discard (store, drafts[i]);
   g_clear_pointer (&drafts, g_strfreev);
-  drafts = tp_document_list_drafts ();
+  drafts = tp_drafts_list (store);
   g_assert_cmpuint (g_strv_length (drafts), ==, 0);
   g_clear_pointer (&drafts, g_strfreev);
+
+  /* a document of no application's keeps no draft */
+  tp_document_set_text (keeps_none, README);
+  tp_document_save_draft_now (keeps_none);
+  g_assert_null (tp_document_get_draft_id (keeps_none));
+  g_assert_false (tp_document_restore_draft (keeps_none, "anything", NULL));
+
+  tp_document_set_drafts (document, store);
+  tp_document_set_drafts (restored, store);
 
   tp_document_set_text (document, README);
   tp_document_set_target (document, "error");
   /* the autosave timer writes the draft by itself */
   g_assert_true (tp_test_wait_until (has_draft, document, 10));
   id = g_strdup (tp_document_get_draft_id (document));
-  drafts = tp_document_list_drafts ();
+  drafts = tp_drafts_list (store);
   g_assert_cmpuint (g_strv_length (drafts), ==, 1);
   g_assert_cmpstr (drafts[0], ==, id);
 
@@ -520,7 +527,7 @@ test_document_drafts (void)
   /* discarding (or saving) removes it */
   tp_document_discard_draft (restored);
   g_clear_pointer (&drafts, g_strfreev);
-  drafts = tp_document_list_drafts ();
+  drafts = tp_drafts_list (store);
   g_assert_cmpuint (g_strv_length (drafts), ==, 0);
 
   g_assert_finalize_object (g_steal_pointer (&restored));

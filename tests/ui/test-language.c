@@ -11,6 +11,7 @@
 #include "tp-window.h"
 #include "tp-ui-test-util.h"
 #include "tp-ui-test-keys.h"
+#include "tp-ui-test-window.h"
 
 #define SUBPROCESS_TIMEOUT (60 * G_USEC_PER_SEC)
 
@@ -292,7 +293,7 @@ test_language_window (void)
       guint n_entries, n_limits, n_rows = 0;
 
       g_setenv ("GTK_A11Y", "test", TRUE);
-      window = tp_window_new (NULL);
+      window = tp_test_window_new ();
       g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
       g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (tp_editor_get_view (tp_window_get_editor (window)))));
       tp_test_press (NULL, "F1");       /* the reference takes the keyboard */

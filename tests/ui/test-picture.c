@@ -17,6 +17,7 @@
 #include "tp-document.h"
 #include "tp-engine.h"
 #include "tp-picture-layout.h"
+#include "tp-picture-worker.h"
 #include "tp-picture-screen.h"
 #include "tp-picture-view.h"
 #include "tp-samples.h"
@@ -36,6 +37,9 @@
             "  n0 -> n2; n1 -> n2;\n" \
             "}\n"
 
+/* The test process's one picture worker, as an application owns one. */
+static TpPictureWorker *worker;
+
 typedef struct
 {
   GMainLoop *loop;
@@ -50,7 +54,7 @@ layout_done_cb (GObject      *object,
 {
   Wait *wait = data;
 
-  wait->layout = tp_picture_layout_new_finish (result, &wait->error);
+  wait->layout = tp_picture_worker_layout_finish (TP_PICTURE_WORKER (object), result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -62,7 +66,7 @@ test_picture_layout (void)
   cairo_surface_t *surface;
   cairo_t *cr;
 
-  tp_picture_layout_new_async (DOT, NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, DOT, NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_assert_no_error (wait.error);
   g_assert_nonnull (wait.layout);
@@ -104,7 +108,7 @@ test_picture_cancel (void)
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
 
-  tp_picture_layout_new_async (DOT, cancellable, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, DOT, cancellable, layout_done_cb, &wait);
   g_cancellable_cancel (cancellable);
   g_main_loop_run (wait.loop);
   g_assert_null (wait.layout);
@@ -118,7 +122,7 @@ test_picture_bad_dot (void)
 {
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
 
-  tp_picture_layout_new_async ("digraph { n0 -> }", NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, "digraph { n0 -> }", NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_assert_null (wait.layout);
   g_assert_nonnull (wait.error);
@@ -133,7 +137,7 @@ export_done_cb (GObject      *object,
 {
   Wait *wait = data;
 
-  tp_picture_export_finish (result, &wait->error);
+  tp_picture_worker_export_finish (TP_PICTURE_WORKER (object), result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -152,7 +156,7 @@ test_picture_export (void)
       g_autofree char *contents = NULL;
       gsize length = 0;
 
-      tp_picture_export_async (DOT, formats[i], file, NULL, export_done_cb, &wait);
+      tp_picture_worker_export_async (worker, DOT, formats[i], file, NULL, export_done_cb, &wait);
       g_main_loop_run (wait.loop);
       g_assert_no_error (wait.error);
       g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
@@ -172,7 +176,7 @@ layout_sync (const char *dot,
 {
   Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
 
-  tp_picture_layout_new_async (dot, NULL, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, dot, NULL, layout_done_cb, &wait);
   g_main_loop_run (wait.loop);
   g_main_loop_unref (wait.loop);
   if (wait.error != NULL)
@@ -192,11 +196,11 @@ test_picture_cache (void)
 
   first = layout_sync (dot, &error);
   g_assert_no_error (error);
-  before = tp_picture_layout_get_n_layouts ();
+  before = tp_picture_worker_get_n_layouts (worker);
   second = layout_sync (dot, &error);
   g_assert_no_error (error);
   g_assert_true (first == second);
-  g_assert_cmpuint (tp_picture_layout_get_n_layouts (), ==, before);
+  g_assert_cmpuint (tp_picture_worker_get_n_layouts (worker), ==, before);
   tp_picture_layout_unref (first);
   tp_picture_layout_unref (second);
 }
@@ -349,7 +353,7 @@ test_picture_export_matches_cli (void)
       g_autofree char *b = NULL;
       gsize la = 0, lb = 0;
 
-      tp_picture_export_async (tp_session_reading (session, TP_READING_DOT), formats[i], file, NULL,
+      tp_picture_worker_export_async (worker, tp_session_reading (session, TP_READING_DOT), formats[i], file, NULL,
                                export_done_cb, &wait);
       g_main_loop_run (wait.loop);
       g_assert_no_error (wait.error);
@@ -598,9 +602,9 @@ test_picture_stale_killed (void)
   small = layout_sync (DOT, &error);
   g_assert_no_error (error);
   tp_picture_layout_unref (small);
-  workers = tp_picture_layout_get_n_workers ();
+  workers = tp_picture_worker_get_n_workers (worker);
 
-  tp_picture_layout_new_async (big->str, cancellable, layout_done_cb, &wait);
+  tp_picture_worker_layout_async (worker, big->str, cancellable, layout_done_cb, &wait);
   start = g_get_monotonic_time ();
   while (g_get_monotonic_time () - start < 100 * 1000)
     g_main_context_iteration (NULL, FALSE);
@@ -619,7 +623,7 @@ test_picture_stale_killed (void)
   g_assert_null (wait.layout);
   g_assert_error (wait.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&wait.error);
-  g_assert_cmpuint (tp_picture_layout_get_n_workers (), ==, workers + 1);
+  g_assert_cmpuint (tp_picture_worker_get_n_workers (worker), ==, workers + 1);
   g_main_loop_unref (wait.loop);
 }
 
@@ -631,18 +635,18 @@ test_picture_stale_killed (void)
 static void
 test_picture_worker_program (void)
 {
-  const char *worker = g_getenv ("TP_LAYOUT_WORKER");
+  const char *program = g_getenv ("TP_LAYOUT_WORKER");
   g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
   g_autofree char *out = NULL;
   int status = 0;
 
-  if (worker == NULL)
+  if (program == NULL)
     {
       tp_test_cannot_run ("TP_LAYOUT_WORKER is not set");
       return;
     }
-  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) worker, NULL }, NULL, G_SPAWN_DEFAULT,
+  g_assert_true (g_spawn_sync (NULL, (char *[]) { (char *) program, NULL }, NULL, G_SPAWN_DEFAULT,
                                NULL, NULL, NULL, &err, &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));
@@ -658,7 +662,7 @@ test_picture_worker_program (void)
     for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
       {
         g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE,
-                                                           &error, worker, "--serve", NULL);
+                                                           &error, program, "--serve", NULL);
         GOutputStream *in;
 
         g_assert_no_error (error);
@@ -676,7 +680,7 @@ test_picture_worker_program (void)
   {
     /* a layout: the reply says ok, and the input's end ends it cleanly */
     g_autoptr(GSubprocess) process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                                       &error, worker, "--serve", NULL);
+                                                       &error, program, "--serve", NULL);
     guint32 head[2] = { 1, (guint32) strlen (DOT) };
     guint32 length = 0, ok = 0;
     gsize got = 0;
@@ -715,6 +719,73 @@ test_picture_worker_missing (void)
       g_assert_null (layout);
       g_assert_nonnull (error);
       g_assert_nonnull (strstr (error->message, "worker"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* The worker program is found beside the running program, from argv[0]
+ * as the program was started (a path relative to the folder it was
+ * started in, resolved once: the folder may change later), with no
+ * TP_LAYOUT_WORKER to name it; and it lays out. */
+static void
+test_picture_worker_beside_program (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *playground = g_getenv ("TP_PLAYGROUND");
+      g_autofree char *bin = NULL;
+      g_autofree char *top = NULL;
+      g_autofree char *bin_name = NULL;
+      g_autofree char *relative = NULL;
+      g_autofree char *expected = NULL;
+      g_autofree char *found = NULL;
+      g_autoptr(TpApplication) app = NULL;
+      g_autoptr(GError) error = NULL;
+      TpPictureWorker *theirs;
+      TpPictureLayout *layout;
+      Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+
+      if (playground == NULL)
+        {
+          tp_test_cannot_run ("TP_PLAYGROUND is not set");
+          return;
+        }
+      g_unsetenv ("TP_LAYOUT_WORKER");
+      bin = g_path_get_dirname (playground);
+      top = g_path_get_dirname (bin);
+      bin_name = g_path_get_basename (bin);
+      relative = g_build_filename (bin_name, "topos-playground", NULL);
+      expected = g_build_filename (bin, "topos-layout-worker", NULL);
+      g_assert_cmpint (g_chdir (top), ==, 0);
+      app = tp_application_new (relative);
+      g_assert_cmpint (g_chdir ("/"), ==, 0);
+      theirs = tp_application_get_picture_worker (app);
+      g_assert_true (theirs == tp_application_get_picture_worker (app));
+      found = tp_picture_worker_find_program (theirs, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (found, ==, expected);
+
+      tp_picture_worker_layout_async (theirs, DOT, NULL, layout_done_cb, &wait);
+      g_main_loop_run (wait.loop);
+      g_assert_no_error (wait.error);
+      layout = wait.layout;
+      g_assert_nonnull (layout);
+      g_assert_cmpuint (tp_picture_worker_get_n_workers (theirs), ==, 1);
+      tp_picture_layout_unref (layout);
+      g_main_loop_unref (wait.loop);
+
+      /* a program with no worker beside it, and none named: a message */
+      {
+        g_autoptr(TpPictureWorker) none = tp_picture_worker_new ("/nonexistent");
+        g_autofree char *missing = tp_picture_worker_find_program (none, &error);
+
+        if (missing != NULL)
+          g_test_message ("an installed worker was found: %s", missing);
+        else
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+      }
       return;
     }
   g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
@@ -804,6 +875,112 @@ test_picture_draw_threads (void)
   tp_picture_layout_unref (layout);
 }
 
+/* {==== the screen's layout, by the text ====}
+ *
+ * The oracle for the worker's screen layout (tp-picture-screen.h, done to
+ * the parsed graph with cgraph): the same layout written as DOT
+ * statements, as the app once edited the text.  After the engine's graph
+ * and node defaults `graph [nodesep, ranksep]`, after its edge defaults
+ * `node [margin]`, and the legend (the last statement, one node) out in
+ * a graph of its own with the engine's defaults. */
+
+typedef struct
+{
+  char *dot;          /* the graph, without its legend, set tighter */
+  char *legend;       /* the legend alone as a graph, or NULL */
+  int target;         /* the node the DOT marks as the target, or -1 */
+} TextScreen;
+
+
+#define LEGEND_START "\n  legend [id=\"legend\""
+
+/* The end of the line that starts with @prefix (just past its '\n'),
+ * searched from @from, or NULL. */
+static const char *
+after_line (const char *from,
+            const char *prefix)
+{
+  const char *at = strstr (from, prefix);
+  const char *end = at != NULL ? strchr (at, '\n') : NULL;
+
+  return end != NULL ? end + 1 : NULL;
+}
+
+/* The node whose class names it the target: `  nN [id="nN", class="...
+ * target..."`, or -1. */
+static int
+find_target (const char *dot)
+{
+  for (const char *at = strstr (dot, " target"); at != NULL; at = strstr (at + 1, " target"))
+    {
+      const char *line = at;
+      const char *klass;
+
+      while (line > dot && line[-1] != '\n')
+        line--;
+      klass = strstr (line, "class=\"");
+      if (klass == NULL || klass > at || memchr (klass + 7, '"', (size_t) (at - klass - 7)) != NULL
+          || (at[7] != '"' && at[7] != ' '))
+        continue;
+      while (*line == ' ')
+        line++;
+      if (line[0] == 'n' && g_ascii_isdigit (line[1]))
+        return (int) strtol (line + 1, NULL, 10);
+    }
+  return -1;
+}
+
+static void
+text_screen_init (TextScreen *self,
+                  const char *dot)
+{
+  const char *graph_start = strstr (dot, "  graph [");
+  const char *graph_end = graph_start != NULL ? after_line (graph_start, "  graph [") : NULL;
+  const char *node_end = graph_end != NULL ? after_line (graph_end, "  node [") : NULL;
+  const char *edge_end = node_end != NULL ? after_line (node_end, "  edge [") : NULL;
+  const char *legend = edge_end != NULL ? strstr (edge_end, LEGEND_START) : NULL;
+  GString *out;
+
+  self->target = find_target (dot);
+  self->legend = NULL;
+  if (edge_end == NULL || !g_str_has_prefix (dot, "digraph "))
+    {
+      self->dot = g_strdup (dot);
+      return;
+    }
+  out = g_string_new_len (dot, node_end - dot);
+  g_string_append (out, "  graph [nodesep=" TP_SCREEN_NODESEP ", ranksep=" TP_SCREEN_RANKSEP "];\n");
+  g_string_append_len (out, node_end, edge_end - node_end);
+  g_string_append (out, "  node [margin=\"" TP_SCREEN_MARGIN "\"];\n");
+  if (legend != NULL)
+    {
+      const char *legend_end = strstr (legend, ">];\n");
+
+      g_string_append_len (out, edge_end, legend + 1 - edge_end);
+      if (legend_end != NULL)
+        {
+          g_autoptr(GString) alone = g_string_new ("digraph legend {\n");
+
+          g_string_append_len (alone, graph_start, edge_end - graph_start);
+          g_string_append_len (alone, legend + 1, legend_end + 4 - (legend + 1));
+          g_string_append (alone, "}\n");
+          self->legend = g_string_free (g_steal_pointer (&alone), FALSE);
+          g_string_append (out, legend_end + 4);
+        }
+    }
+  else
+    g_string_append (out, edge_end);
+  self->dot = g_string_free (out, FALSE);
+}
+
+static void
+text_screen_clear (TextScreen *self)
+{
+  g_clear_pointer (&self->dot, g_free);
+  g_clear_pointer (&self->legend, g_free);
+  self->target = -1;
+}
+
 /* {==== the pane ====} */
 
 typedef struct
@@ -821,6 +998,7 @@ pane_open (Pane       *pane,
   tp_document_set_text (pane->document, text);
   tp_document_recompute_now (pane->document);
   pane->view = TP_PICTURE_VIEW (tp_picture_view_new ());
+  tp_picture_view_set_worker (pane->view, worker);
   tp_picture_view_set_document (pane->view, pane->document);
   pane->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (pane->window), 800, 600);
@@ -851,13 +1029,14 @@ static TpPictureLayout *
 screen_layout_sync (const char  *dot,
                     GError     **error)
 {
-  TpScreenDot screen;
-  TpPictureLayout *layout;
+  Wait wait = { g_main_loop_new (NULL, FALSE), NULL, NULL };
 
-  tp_screen_dot_init (&screen, dot);
-  layout = layout_sync (screen.dot, error);
-  tp_screen_dot_clear (&screen);
-  return layout;
+  tp_picture_worker_screen_async (worker, dot, NULL, layout_done_cb, &wait);
+  g_main_loop_run (wait.loop);
+  g_main_loop_unref (wait.loop);
+  if (wait.error != NULL)
+    g_propagate_error (error, wait.error);
+  return wait.layout;
 }
 
 static gboolean
@@ -1216,61 +1395,118 @@ test_picture_pane_stale_while_laying_out (void)
   }
 }
 
-/* The screen's DOT (tp-picture-screen.h): for every sample, the legend
- * is taken out into a graph of its own, the target is the node the DOT
- * tags, the nodes are the engine's, and the picture is smaller than the
- * export's. */
+/* The same picture: the same size, the same node boxes and the same
+ * pixels, drawn one picture pixel a pixel. */
+static void
+assert_same_picture (TpPictureLayout *a,
+                     TpPictureLayout *b)
+{
+  double x, y, w, h, bx, by, bw, bh;
+  cairo_surface_t *da, *db;
+
+  g_assert_cmpfloat (tp_picture_layout_get_width (a), ==, tp_picture_layout_get_width (b));
+  g_assert_cmpfloat (tp_picture_layout_get_height (a), ==, tp_picture_layout_get_height (b));
+  for (int node = 0; node < 400; node++)
+    {
+      gboolean in_a = tp_picture_layout_node_bounds (a, node, &x, &y, &w, &h);
+
+      g_assert_cmpint (in_a, ==, tp_picture_layout_node_bounds (b, node, &bx, &by, &bw, &bh));
+      if (in_a)
+        {
+          g_assert_cmpfloat (x, ==, bx);
+          g_assert_cmpfloat (y, ==, by);
+          g_assert_cmpfloat (w, ==, bw);
+          g_assert_cmpfloat (h, ==, bh);
+        }
+    }
+  da = draw_at (a, 1.0);
+  db = draw_at (b, 1.0);
+  g_assert_true (surfaces_equal (da, db));
+  cairo_surface_destroy (da);
+  cairo_surface_destroy (db);
+}
+
+/* The screen's layout (tp-picture-screen.h), which the worker makes of
+ * the graph it read: for every sample, the picture and its legend are
+ * those of the same layout written as DOT statements (the oracle above),
+ * pixel for pixel; the target is the node the DOT tags; the nodes are
+ * the engine's; the picture is smaller than the export's. */
 static void
 test_picture_screen_dot (void)
 {
-  static const struct { const char *sample; int target; } samples[] = {
-    { "readme", 5 }, { "two-layers", -1 }, { "mlp", -1 }, { "attention", 17 },
-  };
+  const char *samples = g_getenv ("TP_SAMPLES_DIR");
+  g_autoptr(GDir) dir = NULL;
+  const char *entry;
+  guint n = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+  if (samples == NULL)
     {
-      g_autofree char *text = tp_samples_dup_text (samples[i].sample);
-      TpSession *session = tp_session_new ();
+      tp_test_cannot_run ("TP_SAMPLES_DIR is not set");
+      return;
+    }
+  dir = g_dir_open (samples, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *program = g_build_filename (samples, entry, NULL);
+      g_autofree char *text = NULL;
+      gsize length = 0;
+      TpSession *session;
       const char *dot;
-      TpScreenDot screen;
-      TpPictureLayout *whole, *tight, *legend;
+      TextScreen oracle;
+      TpPictureLayout *whole, *screen, *by_text, *legend_by_text;
       g_autoptr(GError) error = NULL;
       double x, y, w, h;
 
-      g_assert_cmpint (tp_session_compile (session, text, strlen (text), NULL), ==, TP_STATUS_OK);
+      if (!g_str_has_suffix (entry, ".tape"))
+        continue;
+      n++;
+      session = tp_session_new ();
+      g_assert_true (g_file_get_contents (program, &text, &length, NULL));
+      g_assert_cmpint (tp_session_compile (session, text, length, NULL), ==, TP_STATUS_OK);
       dot = tp_session_reading (session, TP_READING_DOT);
-      tp_screen_dot_init (&screen, dot);
+      text_screen_init (&oracle, dot);
       g_assert_nonnull (strstr (dot, "\n  legend [id=\"legend\""));
-      g_assert_null (strstr (screen.dot, "legend [id="));
-      g_assert_nonnull (screen.legend);
-      g_assert_true (g_str_has_prefix (screen.legend, "digraph legend {\n"));
-      g_assert_nonnull (strstr (screen.legend, "\n  legend [id=\"legend\""));
-      if (samples[i].target >= 0)
-        g_assert_cmpint (screen.target, ==, samples[i].target);
-      else
-        g_assert_cmpint (screen.target, >=, 0);
+      g_assert_null (strstr (oracle.dot, "legend [id="));
+      g_assert_nonnull (oracle.legend);
 
+      screen = screen_layout_sync (dot, &error);
+      g_assert_no_error (error);
+      g_assert_true (tp_picture_layout_get_screen (screen));
+      by_text = layout_sync (oracle.dot, &error);
+      g_assert_no_error (error);
+      legend_by_text = layout_sync (oracle.legend, &error);
+      g_assert_no_error (error);
       whole = layout_sync (dot, &error);
       g_assert_no_error (error);
-      tight = layout_sync (screen.dot, &error);
-      g_assert_no_error (error);
-      legend = layout_sync (screen.legend, &error);
-      g_assert_no_error (error);
-      g_assert_cmpfloat (tp_picture_layout_get_width (tight) * tp_picture_layout_get_height (tight), <,
+
+      assert_same_picture (screen, by_text);
+      g_assert_nonnull (tp_picture_layout_get_legend (screen));
+      assert_same_picture (tp_picture_layout_get_legend (screen), legend_by_text);
+      g_assert_cmpint (tp_picture_layout_get_target (screen), ==, oracle.target);
+      g_assert_cmpint (tp_picture_layout_get_target (screen), >=, 0);
+      if (g_str_equal (entry, "readme.tape"))
+        g_assert_cmpint (tp_picture_layout_get_target (screen), ==, 5);
+      g_assert_cmpint (tp_picture_layout_get_target (whole), ==, -1);
+      g_assert_null (tp_picture_layout_get_legend (whole));
+
+      g_assert_cmpfloat (tp_picture_layout_get_width (screen) * tp_picture_layout_get_height (screen), <,
                          0.8 * tp_picture_layout_get_width (whole) * tp_picture_layout_get_height (whole));
-      g_assert_cmpfloat (tp_picture_layout_get_width (legend), >, 100);
+      g_assert_cmpfloat (tp_picture_layout_get_width (tp_picture_layout_get_legend (screen)), >, 100);
       for (int node = 0; node < 400; node++)
         g_assert_cmpint (tp_picture_layout_node_bounds (whole, node, &x, &y, &w, &h), ==,
-                         tp_picture_layout_node_bounds (tight, node, &x, &y, &w, &h));
-      g_test_message ("%s: %.0fx%.0f px on screen, %.0fx%.0f exported", samples[i].sample,
-                      tp_picture_layout_get_width (tight), tp_picture_layout_get_height (tight),
+                         tp_picture_layout_node_bounds (screen, node, &x, &y, &w, &h));
+      g_test_message ("%s: %.0fx%.0f px on screen, %.0fx%.0f exported", entry,
+                      tp_picture_layout_get_width (screen), tp_picture_layout_get_height (screen),
                       tp_picture_layout_get_width (whole), tp_picture_layout_get_height (whole));
       tp_picture_layout_unref (whole);
-      tp_picture_layout_unref (tight);
-      tp_picture_layout_unref (legend);
-      tp_screen_dot_clear (&screen);
+      tp_picture_layout_unref (screen);
+      tp_picture_layout_unref (by_text);
+      tp_picture_layout_unref (legend_by_text);
+      text_screen_clear (&oracle);
       tp_session_free (session);
     }
+  g_assert_cmpuint (n, >=, 10);
 }
 
 int
@@ -1280,6 +1516,7 @@ main (int   argc,
   int status;
 
   tp_test_init (&argc, &argv);
+  worker = tp_picture_worker_new (NULL);
 
   g_test_add_func ("/ui/picture/layout", test_picture_layout);
   g_test_add_func ("/ui/picture/screen-dot", test_picture_screen_dot);
@@ -1294,6 +1531,7 @@ main (int   argc,
   g_test_add_func ("/ui/picture/stale-killed", test_picture_stale_killed);
   g_test_add_func ("/ui/picture/worker-program", test_picture_worker_program);
   g_test_add_func ("/ui/picture/worker-missing", test_picture_worker_missing);
+  g_test_add_func ("/ui/picture/worker-beside-program", test_picture_worker_beside_program);
   g_test_add_func ("/ui/picture/draw-threads", test_picture_draw_threads);
   g_test_add_func ("/ui/picture/pane-raster", test_picture_pane_raster);
   g_test_add_func ("/ui/picture/pane-zoom-pan", test_picture_pane_zoom_pan);

@@ -23,7 +23,7 @@
 static TpWindow *
 window_on_sample (const char *sample)
 {
-  TpWindow *window = tp_window_new (NULL);
+  TpWindow *window = tp_test_window_new ();
 
   tp_window_open_sample (window, sample);
   tp_window_recompute_now (window);
@@ -325,6 +325,13 @@ teach_step_through (void)
   g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
   g_assert_true (tp_test_wait_until (picture_shown, window, 20));
   g_assert_cmpuint (n, ==, 17);
+  /* the picture shows the states while the Steps pane is shown */
+  tp_teach_panel_set_step (panel, 2);
+  g_assert_cmpint (tp_picture_view_get_node_state (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE)), 5),
+                   ==, 0);
+  tp_teach_panel_show (panel, TP_TEACH_STEPS);
+  g_assert_cmpint (tp_picture_view_get_node_state (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE)), 5),
+                   ==, TP_NODE_PENDING);
   for (size_t k = 0; k < n; k++)
     {
       TpStep step;
@@ -359,6 +366,12 @@ teach_step_through (void)
   g_assert_true (tp_teach_panel_get_playing (panel));
   tp_test_press (GTK_WIDGET (window), "space");
   g_assert_false (tp_teach_panel_get_playing (panel));
+
+  /* another pane shown: the picture unveiled */
+  tp_teach_panel_show (panel, TP_TEACH_CHECK);
+  for (uint32_t node = 0; node < tp_session_n_nodes (session); node++)
+    g_assert_cmpint (tp_picture_view_get_node_state (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE)), node),
+                     ==, 0);
 
   tp_session_free (session);
   gtk_window_destroy (GTK_WINDOW (window));

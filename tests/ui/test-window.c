@@ -24,7 +24,7 @@
 static TpWindow *
 window_new_on_readme (void)
 {
-  TpWindow *window = tp_window_new (NULL);
+  TpWindow *window = tp_test_window_new ();
 
   tp_window_open_sample (window, "readme");
   tp_window_recompute_now (window);
@@ -139,7 +139,7 @@ test_window_samples_manifest (void)
           g_assert_cmpstr (samples[k].observe, ==, *observe != '\0' ? observe : NULL);
           g_assert_cmpint (samples[k].teaching, ==, g_str_equal (teaching, "true"));
 
-          window = tp_window_new (NULL);
+          window = tp_test_window_new ();
           tp_window_open_sample (window, id);
           g_assert_cmpstr (tp_document_get_target (tp_window_get_document (window)), ==, samples[k].target);
           g_assert_cmpstr (tp_document_get_observe (tp_window_get_document (window)), ==, samples[k].observe);
@@ -484,7 +484,7 @@ test_window_screenshot (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
       g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "test-window-screenshot.png", NULL);
       g_autoptr(GdkTexture) texture = NULL;
@@ -599,7 +599,7 @@ test_window_drop (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       g_autofree char *dir = g_dir_make_tmp ("topos-drop-XXXXXX", NULL);
       g_autofree char *a = g_build_filename (dir, "a.tape", NULL);
       g_autofree char *b = g_build_filename (dir, "b.tape", NULL);
@@ -666,7 +666,8 @@ find_close_dialog (TpWindow *window)
 static gboolean
 no_draft_left (gpointer data)
 {
-  g_auto(GStrv) drafts = tp_document_list_drafts ();
+  g_autoptr(TpDrafts) store = tp_drafts_new (NULL);
+  g_auto(GStrv) drafts = tp_drafts_list (store);
 
   return drafts[0] == NULL;
 }
@@ -682,10 +683,13 @@ test_window_close_prompt (void)
       TpWindow *window = window_new_on_readme ();
       TpWindow *clean = window_new_on_readme ();
       TpDocument *document = tp_window_get_document (window);
+      g_autoptr(TpDrafts) store = tp_drafts_new (NULL);
       GtkMessageDialog *dialog;
       g_autofree char *text = NULL;
       g_auto(GStrv) drafts = NULL;
 
+      /* as its application's would */
+      tp_document_set_drafts (document, store);
       gtk_window_present (GTK_WINDOW (window));
       gtk_window_present (GTK_WINDOW (clean));
 
@@ -698,7 +702,7 @@ test_window_close_prompt (void)
       type_at_end (document, "twice = loss * 2.0\n");
       g_assert_true (tp_document_get_modified (document));
       tp_document_save_draft_now (document);
-      drafts = tp_document_list_drafts ();
+      drafts = tp_drafts_list (store);
       g_assert_cmpuint (g_strv_length (drafts), ==, 1);
 
       gtk_window_close (GTK_WINDOW (window));
@@ -706,7 +710,8 @@ test_window_close_prompt (void)
       g_assert_nonnull (dialog);
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
       g_object_get (dialog, "text", &text, NULL);
-      g_assert_cmpstr (text, ==, "Save changes to “Untitled” before closing?");
+      /* the program's title: its first comment (no file yet) */
+      g_assert_cmpstr (text, ==, "Save changes to “the README sample” before closing?");
 
       /* Cancel: the window and its edits stay */
       gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
@@ -744,7 +749,7 @@ test_window_picture_click (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpDocument *document = tp_window_get_document (window);
       TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
       GtkGesture *click = find_click_gesture (tp_picture_view_get_canvas (picture));
@@ -874,7 +879,7 @@ panes_idle (gpointer data)
 static void
 assert_panes_like_fresh (TpWindow *window)
 {
-  TpWindow *fresh = tp_window_new (NULL);
+  TpWindow *fresh = tp_test_window_new ();
   g_autofree char *source = tp_document_dup_text (tp_window_get_document (window));
 
   tp_document_set_text (tp_window_get_document (fresh), source);
@@ -904,7 +909,7 @@ test_window_long_readings (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpDocument *document = tp_window_get_document (window);
       GtkTextBuffer *spec = gtk_text_view_get_buffer (tp_text_pane_get_view (
         TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC))));
@@ -1078,7 +1083,7 @@ test_window_folded_values (void)
   if (g_test_subprocess ())
     {
       static const char program[] = "x = parameter [40, 40]\nloss = sum(x @ x)\n";
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpDocument *document = tp_window_get_document (window);
       TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_VALUES));
       GtkTextView *view = tp_text_pane_get_view (pane);
@@ -1232,7 +1237,7 @@ test_window_folded_stablehlo (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpDocument *document = tp_window_get_document (window);
       TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_STABLEHLO));
       GtkTextView *view = tp_text_pane_get_view (pane);
@@ -1417,7 +1422,7 @@ test_window_tags_follow_map (void)
 
       for (guint s = 0; s < G_N_ELEMENTS (ids); s++)
         {
-          TpWindow *window = tp_window_new (NULL);
+          TpWindow *window = tp_test_window_new ();
           TpDocument *document = tp_window_get_document (window);
           g_autofree char *source = NULL;
           const char *observe = NULL;
@@ -1584,7 +1589,7 @@ test_window_source_span (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpDocument *document = tp_window_get_document (window);
       TpTextPane *spec = TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC));
       GtkTextView *view = tp_text_pane_get_view (spec);
@@ -2613,7 +2618,7 @@ test_window_picture_readable (void)
   if (g_test_subprocess ())
     {
       static const char *const samples[] = { "readme", "two-layers", "mlp", "attention" };
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
       GtkWidget *canvas = tp_picture_view_get_canvas (picture);
 
@@ -2659,7 +2664,7 @@ test_window_note_wraps (void)
 {
   if (g_test_subprocess ())
     {
-      TpWindow *window = tp_window_new (NULL);
+      TpWindow *window = tp_test_window_new ();
       GtkTextView *view = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_DERIVATIVE)));
       GtkTextView *spec = tp_text_pane_get_view (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_SPEC)));
       GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);

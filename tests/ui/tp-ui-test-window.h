@@ -4,8 +4,32 @@
 #pragma once
 
 #include "tp-picture-view.h"
+#include "tp-picture-worker.h"
 #include "tp-text-pane.h"
 #include "tp-window.h"
+
+/* The test process's picture worker, as an application would own one
+ * (its program is TP_LAYOUT_WORKER, which the suite's environment sets). */
+static inline TpPictureWorker *
+tp_test_picture_worker (void)
+{
+  static TpPictureWorker *worker = NULL;
+
+  if (worker == NULL)
+    worker = tp_picture_worker_new (NULL);
+  return worker;
+}
+
+/* A window of no application, its picture laid out by the test's worker. */
+static inline TpWindow *
+tp_test_window_new (void)
+{
+  TpWindow *window = tp_window_new (NULL);
+
+  tp_picture_view_set_worker (TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE)),
+                              tp_test_picture_worker ());
+  return window;
+}
 
 /* The line the "selected" tag starts on in a text pane, or NULL. */
 static inline char *

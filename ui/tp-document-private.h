@@ -1,0 +1,49 @@
+/* tp-document-private.h: the document's instance, shared by
+ * tp-document.c (the text, the choices, the readings, the drafts) and
+ * tp-document-files.c (loading and saving). */
+#pragma once
+
+#include "tp-document.h"
+#include "tp-reader.h"
+
+G_BEGIN_DECLS
+
+struct _TpDocument
+{
+  GObject parent_instance;
+
+  /* Owned references */
+  GtkSourceBuffer *buffer;
+  TpReadings *readings;         /* the last good readings, or NULL */
+  TpSession *session;           /* for tp_document_recompute_now */
+  TpReader *reader;             /* the worker thread */
+  GFile *file;
+  char *target;
+  char *observe;
+  char *diagnostic;             /* "line:column: message", or NULL */
+  TpDrafts *drafts;             /* the application's, or NULL */
+  char *draft_id;
+  char *comment;                /* the text's first comment, or NULL */
+
+  guint diag_line;
+  guint diag_column;
+  int selected_node;
+  int generation;               /* bumped by every change */
+  int applied;                  /* the generation of the last result */
+  guint text_serial;            /* bumped by every text change */
+  guint readings_serial;        /* the text_serial the readings are of */
+  guint asked_serial;           /* the text_serial of the newest read asked */
+  guint recompute_source;
+  guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
+  guint draft_source;
+  guint exact : 1;
+  guint stale : 1;
+  guint loading : 1;
+};
+
+/* Something the readings depend on changed: read again after
+ * @delay_ms (0 for the next idle). */
+void _tp_document_queue_recompute (TpDocument *self,
+                                   guint       delay_ms);
+
+G_END_DECLS

@@ -1,0 +1,193 @@
+/* tp-reader.c: reading a program off the main thread (see tp-reader.h).
+ *
+ * The scheduling follows GNOME Text Editor's statistics object: the
+ * owner bumps a generation with every change; the worker, a GThreadPool
+ * of one, skips a read that a newer one overtook while it waited, and
+ * the result goes back to the owner's main context, where the owner
+ * drops it too when its generation is stale.  The session is touched by
+ * the worker thread alone. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tp-priority.h"
+#include "tp-reader.h"
+
+/* Compiles with @session and copies out what the document needs; the
+ * worker's reads and the document's tp_document_recompute_now alike. */
+void
+tp_read_run (TpRead    *read,
+             TpSession *session)
+{
+  const char *observe[1] = { read->observe };
+  TpChoices choices = {
+    .target = read->target,
+    .observe = observe,
+    .n_observe = read->observe != NULL ? 1 : 0,
+    .exact = read->exact,
+  };
+
+  if (session == NULL)
+    {
+      read->status = TP_STATUS_NO_MEMORY;
+      read->line = read->column = 1;
+      read->message = g_strdup (_("out of memory"));
+      return;
+    }
+  read->status = tp_session_compile (session, read->source, read->length, &choices);
+  if (read->status == TP_STATUS_OK)
+    read->readings = tp_readings_new_from_session (session, read->source, read->length,
+                                                   read->target, read->observe, read->exact);
+  else
+    {
+      size_t n = 0;
+      const TpDiag *diags = tp_session_diags (session, &n);
+
+      if (n > 0)
+        {
+          read->line = diags[0].line;
+          read->column = diags[0].column;
+          read->message = g_strdup (diags[0].message);
+        }
+      else
+        read->message = g_strdup (_("the program could not be read"));
+    }
+}
+
+void
+tp_read_clear (TpRead *read)
+{
+  g_clear_pointer (&read->source, g_free);
+  g_clear_pointer (&read->target, g_free);
+  g_clear_pointer (&read->observe, g_free);
+  g_clear_pointer (&read->readings, tp_readings_unref);
+  g_clear_pointer (&read->message, g_free);
+}
+
+/* Shared by the reader and its reads in flight (which may outlive it). */
+typedef struct
+{
+  TpSession *session;
+  int latest;                   /* atomic: the newest generation asked for */
+  GWeakRef owner;
+  TpReaderDoneFunc done;
+} TpReaderState;
+
+static void
+tp_reader_state_clear (TpReaderState *state)
+{
+  g_clear_pointer (&state->session, tp_session_free);
+  g_weak_ref_clear (&state->owner);
+}
+
+struct _TpReader
+{
+  TpReaderState *state;
+  GThreadPool *pool;
+  GMainContext *context;
+};
+
+typedef struct
+{
+  TpReaderState *state;
+  int generation;
+  TpRead read;
+} TpReadJob;
+
+static void
+tp_read_job_free (gpointer data)
+{
+  TpReadJob *job = data;
+
+  g_atomic_rc_box_release_full (job->state, (GDestroyNotify) tp_reader_state_clear);
+  tp_read_clear (&job->read);
+  g_free (job);
+}
+
+static gboolean
+tp_reader_done_cb (gpointer data)
+{
+  TpReadJob *job = data;
+  g_autoptr(GObject) owner = g_weak_ref_get (&job->state->owner);
+
+  if (owner != NULL)
+    job->state->done (owner, job->generation, &job->read);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+tp_reader_worker_func (gpointer data,
+                       gpointer user_data)
+{
+  TpReadJob *job = data;
+  GMainContext *context = user_data;
+  int priority;
+
+  /* Skip a read that a newer edit overtook while it waited. */
+  if (g_atomic_int_get (&job->state->latest) != job->generation)
+    {
+      tp_read_job_free (job);
+      return;
+    }
+  /* the pool shares its threads with GLib's others: lowered for the
+   * reading only (tp-priority.h) */
+  priority = tp_priority_lower_thread ();
+  if (job->state->session == NULL)
+    job->state->session = tp_session_new ();
+  tp_read_run (&job->read, job->state->session);
+  tp_priority_restore_thread (priority);
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
+}
+
+/* A reader for @owner (held weakly): @done runs on the calling thread's
+ * main context. */
+TpReader *
+tp_reader_new (GObject          *owner,
+               TpReaderDoneFunc  done)
+{
+  TpReader *self = g_new0 (TpReader, 1);
+
+  self->state = g_atomic_rc_box_new0 (TpReaderState);
+  g_weak_ref_init (&self->state->owner, owner);
+  self->state->done = done;
+  self->context = g_main_context_ref_thread_default ();
+  self->pool = g_thread_pool_new (tp_reader_worker_func, self->context, 1, FALSE, NULL);
+  return self;
+}
+
+/* Reads @read (taken over: cleared here) as generation @generation, the
+ * newest from now on. */
+void
+tp_reader_push (TpReader *self,
+                int       generation,
+                TpRead   *read)
+{
+  g_autoptr(GError) error = NULL;
+  TpReadJob *job = g_new0 (TpReadJob, 1);
+
+  job->state = g_atomic_rc_box_acquire (self->state);
+  job->generation = generation;
+  job->read = *read;
+  *read = (TpRead) { 0 };
+  g_atomic_int_set (&self->state->latest, generation);
+  if (!g_thread_pool_push (self->pool, job, &error))
+    {
+      g_warning ("Cannot start the reading worker: %s", error->message);
+      tp_read_job_free (job);
+    }
+}
+
+/* Queued reads are dropped; one in flight finishes on its own and finds
+ * the owner gone. */
+void
+tp_reader_free (TpReader *self)
+{
+  if (self == NULL)
+    return;
+  g_atomic_int_set (&self->state->latest, G_MININT);
+  g_weak_ref_set (&self->state->owner, NULL);
+  g_thread_pool_free (self->pool, TRUE, FALSE);
+  g_atomic_rc_box_release_full (self->state, (GDestroyNotify) tp_reader_state_clear);
+  g_main_context_unref (self->context);
+  g_free (self);
+}

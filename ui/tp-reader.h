@@ -1,0 +1,54 @@
+/* tp-reader.h: reading a program off the main thread.
+ *
+ * A TpRead is one read: the text and the choices going in, the readings
+ * (tp-readings.h) or the first diagnostic coming out.  A TpReader is the
+ * worker thread that runs them, one at a time, with an engine session of
+ * its own, and hands each result back to the main context of the thread
+ * that made it.  A read asked for under a generation that is no longer
+ * the newest is skipped, queued or done: the owner only ever sees the
+ * results of the newest. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tp-engine.h"
+#include "tp-readings.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* what to read */
+  char *source;
+  gsize length;
+  char *target;
+  char *observe;
+  gboolean exact;
+
+  /* what came out */
+  TpStatus status;
+  TpReadings *readings;         /* when status is TP_STATUS_OK */
+  guint line;                   /* else the first diagnostic */
+  guint column;
+  char *message;
+} TpRead;
+
+void tp_read_run   (TpRead    *read,
+                    TpSession *session);
+void tp_read_clear (TpRead    *read);
+
+typedef struct _TpReader TpReader;
+
+/* A read is done: @read is the reader's until the function returns. */
+typedef void (*TpReaderDoneFunc) (GObject *owner,
+                                  int      generation,
+                                  TpRead  *read);
+
+TpReader *tp_reader_new  (GObject          *owner,
+                          TpReaderDoneFunc  done);
+void      tp_reader_push (TpReader         *self,
+                          int               generation,
+                          TpRead           *read);
+void      tp_reader_free (TpReader         *self);
+
+G_END_DECLS

@@ -1,0 +1,430 @@
+/* tp-readings.c: the readings snapshot, what the document's worker
+ * copies out of the engine session after a read (see tp-readings.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "tp-readings.h"
+
+static TpReadings *
+tp_readings_new (void)
+{
+  return g_atomic_rc_box_new0 (TpReadings);
+}
+
+/* Frees @n strings (some NULL) and their array. */
+static void
+tp_strings_free (char  **strings,
+                 guint   n)
+{
+  for (guint i = 0; strings != NULL && i < n; i++)
+    g_free (strings[i]);
+  g_free (strings);
+}
+
+static void
+tp_readings_clear (TpReadings *self)
+{
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    g_free (self->text[r]);
+  for (guint i = 0; i < self->n_names; i++)
+    {
+      g_free (self->names[i].name);
+      g_free (self->names[i].shape);
+    }
+  g_free (self->names);
+  g_free (self->arguments);
+  for (guint i = 0; i < self->n_gradients; i++)
+    g_free (self->gradients[i].name);
+  g_free (self->gradients);
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      g_free (self->map_lines[r]);
+      g_free (self->map_refs[r]);
+    }
+  g_free (self->sources);
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      g_free (self->shown[r]);
+      g_free (self->folds[r]);
+    }
+  g_free (self->check_verdict);
+  tp_strings_free (self->explanations, self->n_nodes);
+  g_free (self->steps);
+  g_free (self->node_steps);
+  g_free (self->origins);
+  tp_strings_free (self->value_texts, self->n_nodes);
+  g_free (self->source);
+  g_free (self->target);
+  g_free (self->observe);
+}
+
+TpReadings *
+tp_readings_ref (TpReadings *self)
+{
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+tp_readings_unref (TpReadings *self)
+{
+  g_atomic_rc_box_release_full (self, (GDestroyNotify) tp_readings_clear);
+}
+
+G_DEFINE_BOXED_TYPE (TpReadings, tp_readings, tp_readings_ref, tp_readings_unref)
+
+const char *
+tp_readings_get_text (TpReadings *self,
+                      TpReading   which)
+{
+  g_return_val_if_fail (self != NULL, "");
+  g_return_val_if_fail ((guint) which < TP_N_READINGS, "");
+
+  return self->text[which] != NULL ? self->text[which] : "";
+}
+
+/* Node's sentence of the explain reading ("N Op: ..."), or NULL. */
+const char *
+tp_readings_get_explanation (TpReadings *self,
+                             guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->explanations != NULL && node < self->n_nodes ? self->explanations[node] : NULL;
+}
+
+/* Node's value as the values reading writes it, or NULL (none, or past
+ * the budget). */
+const char *
+tp_readings_get_value_text (TpReadings *self,
+                            guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->value_texts != NULL && node < self->n_nodes ? self->value_texts[node] : NULL;
+}
+
+/* Node's display name (docs/decisions.md D9: the first statement bound to
+ * it, from the names list), or NULL when no statement names it. */
+const char *
+tp_readings_get_name (TpReadings *self,
+                      guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_names; i++)
+    if (self->names[i].node == node)
+      return self->names[i].name;
+  return NULL;
+}
+
+/* The display name of the parameter whose gradient @node is
+ * (tp_session_gradients), or NULL when it is none's. */
+const char *
+tp_readings_get_gradient_of (TpReadings *self,
+                             guint       node)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_gradients; i++)
+    if (self->gradients[i].gradient == node)
+      return self->gradients[i].name;
+  return NULL;
+}
+
+/* Node's state after step @step, by the seam's definition
+ * (tp_session_node_state): pending before its step, live up to its
+ * step's last, freed after. */
+TpNodeState
+tp_readings_get_node_state (TpReadings *self,
+                            guint       step,
+                            guint       node)
+{
+  guint at;
+
+  g_return_val_if_fail (self != NULL, TP_NODE_UNEVALUATED);
+
+  if (step >= self->n_steps || node >= self->n_nodes || self->node_steps == NULL
+      || self->node_steps[node] == G_MAXUINT)
+    return TP_NODE_UNEVALUATED;
+  at = self->node_steps[node];
+  if (step < at)
+    return TP_NODE_PENDING;
+  return step <= self->steps[at].last ? TP_NODE_LIVE : TP_NODE_FREED;
+}
+
+/* The node StableHLO's `%arg{argument}` stands for, or -1. */
+int
+tp_readings_get_argument_node (TpReadings *self,
+                               guint       argument)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  return argument < self->n_arguments && self->arguments[argument] <= G_MAXINT
+           ? (int) self->arguments[argument] : -1;
+}
+
+/* Line @line of reading @which's map, or NULL past its lines. */
+const TpMapLine *
+tp_readings_get_map_line (TpReadings *self,
+                          TpReading   which,
+                          guint       line)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail ((guint) which < TP_N_READINGS, NULL);
+
+  return line < self->n_map_lines[which] ? &self->map_lines[which][line] : NULL;
+}
+
+/* The token spans of line @line of reading @which, in line order. */
+const TpMapRef *
+tp_readings_get_map_refs (TpReadings *self,
+                          TpReading   which,
+                          guint       line,
+                          guint      *n_refs)
+{
+  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
+
+  *n_refs = l != NULL ? l->n_refs : 0;
+  return l != NULL && l->n_refs > 0 ? &self->map_refs[which][l->first_ref] : NULL;
+}
+
+/* The source span of the expression that recorded @node; FALSE for a
+ * node no expression recorded. */
+gboolean
+tp_readings_get_source (TpReadings   *self,
+                        guint         node,
+                        TpSourceSpan *span)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (node >= self->n_nodes || self->sources[node].line == 0)
+    return FALSE;
+  *span = self->sources[node];
+  return TRUE;
+}
+
+/* Copies the reading map, the spec node count, the source spans and
+ * whether the picture was reduced out of @session. */
+static void
+tp_readings_copy_map (TpReadings      *self,
+                      const TpSession *session)
+{
+  for (guint r = TP_READING_SPEC; r <= TP_READING_VALUES; r++)
+    {
+      size_t n_lines = tp_session_map_n_lines (session, (TpReading) r);
+      size_t n_refs = tp_session_map_n_refs (session, (TpReading) r);
+
+      self->n_map_lines[r] = (guint) n_lines;
+      self->map_lines[r] = g_new (TpMapLine, n_lines + 1);
+      self->map_refs[r] = g_new (TpMapRef, n_refs + 1);
+      for (size_t i = 0; i < n_lines; i++)
+        tp_session_map_line (session, (TpReading) r, i, &self->map_lines[r][i]);
+      for (size_t i = 0; i < n_refs; i++)
+        tp_session_map_ref (session, (TpReading) r, i, &self->map_refs[r][i]);
+    }
+  self->spec_nodes = tp_session_spec_nodes (session);
+  self->n_nodes = tp_session_n_nodes (session);
+  self->sources = g_new0 (TpSourceSpan, self->n_nodes + 1);
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (!tp_session_source (session, i, &self->sources[i]))
+      self->sources[i].line = 0;
+  self->picture_reduced = tp_session_picture_reduced (session);
+}
+
+/* The elements of the value of line @line's node in the values reading
+ * (the engine's node value), or 0 when the line has no node value. */
+static guint64
+tp_readings_line_elements (TpReadings      *self,
+                           const TpSession *session,
+                           TpReading        which,
+                           guint            line,
+                           gboolean        *elements)
+{
+  const TpMapLine *l = tp_readings_get_map_line (self, which, line);
+  const uint32_t *dims = NULL;
+  uint32_t rank = 0;
+  guint64 n = 1;
+
+  *elements = FALSE;
+  if (which != TP_READING_VALUES || l == NULL || l->node == TP_MAP_NO_NODE
+      || tp_session_node_value (session, l->node, &rank, &dims) == NULL)
+    return 0;
+  for (uint32_t a = 0; a < rank; a++)
+    n *= dims[a];
+  *elements = TRUE;
+  return n;
+}
+
+typedef struct
+{
+  TpReadings *readings;
+  const TpSession *session;
+  TpReading which;
+} FoldCount;
+
+static guint64
+tp_readings_fold_count (guint     line,
+                        gboolean *elements,
+                        gpointer  user_data)
+{
+  FoldCount *c = user_data;
+
+  return tp_readings_line_elements (c->readings, c->session, c->which, line, elements);
+}
+
+/* Folds every line of each reading over TP_FOLD_LIMIT bytes, in the
+ * worker thread (the map must be copied already). */
+static void
+tp_readings_fold (TpReadings      *self,
+                  const TpSession *session)
+{
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    {
+      FoldCount count = { self, session, (TpReading) r };
+
+      if (self->text[r] != NULL)
+        tp_fold_text (self->text[r], tp_readings_fold_count, &count,
+                      &self->shown[r], &self->folds[r], &self->n_folds[r]);
+    }
+}
+
+/* The text a pane shows: the reading with its long lines folded. */
+const char *
+tp_readings_get_shown_text (TpReadings *self,
+                            TpReading   which)
+{
+  g_return_val_if_fail (self != NULL && (guint) which < TP_N_READINGS, "");
+
+  return self->shown[which] != NULL ? self->shown[which] : tp_readings_get_text (self, which);
+}
+
+/* The fold of line @line of reading @which, or NULL when it is whole. */
+const TpFold *
+tp_readings_get_fold (TpReadings *self,
+                      TpReading   which,
+                      guint       line)
+{
+  if (self == NULL || (guint) which >= TP_N_READINGS)
+    return NULL;
+  return tp_fold_find (self->folds[which], self->n_folds[which], line);
+}
+
+/* The check's summary, the sentences, the schedule, the origins and the
+ * node values, for the check, memory and step-through panes. */
+static void
+tp_readings_copy_teaching (TpReadings      *self,
+                           const TpSession *session)
+{
+  guint64 budget = TP_STEP_VALUE_BUDGET;
+  gboolean origins = TRUE;
+
+  if (tp_session_check_summary (session, &self->check))
+    {
+      self->check_verdict = g_strndup (self->check.verdict, self->check.verdict_length);
+      self->check.verdict = self->check_verdict;
+    }
+  else
+    self->check.outcome = TP_OUTCOME_UNCHECKED;
+  self->explanations = g_new0 (char *, self->n_nodes + 1);
+  self->node_steps = g_new (guint, self->n_nodes + 1);
+  self->origins = g_new0 (TpOrigin, self->n_nodes + 1);
+  self->value_texts = g_new0 (char *, self->n_nodes + 1);
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      size_t length = 0;
+      const char *sentence = tp_session_explanation (session, i, &length);
+      size_t k;
+      uint32_t rank = 0;
+      const uint32_t *dims = NULL;
+
+      if (sentence != NULL)
+        self->explanations[i] = g_strndup (sentence, length);
+      self->node_steps[i] = tp_session_node_step (session, i, &k) ? (guint) k : G_MAXUINT;
+      if (origins && !tp_session_origin (session, i, &self->origins[i]))
+        origins = FALSE;
+      if (budget > 0 && tp_session_node_value (session, i, &rank, &dims) != NULL)
+        {
+          char *text = tp_session_node_value_text (session, i, TP_STEP_VALUE_ELEMENTS);
+          guint64 volume = 1;
+
+          for (uint32_t d = 0; d < rank; d++)
+            volume *= dims[d];
+          self->value_texts[i] = g_strdup (text);
+          tp_string_free (text);
+          budget -= MIN (budget, MIN (volume, TP_STEP_VALUE_ELEMENTS));
+        }
+    }
+  if (!origins)
+    g_clear_pointer (&self->origins, g_free);
+  self->n_steps = (guint) tp_session_n_steps (session);
+  self->steps = g_new0 (TpStep, self->n_steps + 1);
+  for (guint k = 0; k < self->n_steps; k++)
+    tp_session_step (session, k, &self->steps[k]);
+}
+
+/* Copies every reading, the names list, the map and the teaching facts
+ * out of a session that read @source (@length bytes) with the choices
+ * given (kept for a training of the same program). */
+TpReadings *
+tp_readings_new_from_session (const TpSession *session,
+                              const char      *source,
+                              gsize            length,
+                              const char      *target,
+                              const char      *observe,
+                              gboolean         exact)
+{
+  TpReadings *self = tp_readings_new ();
+  const TpName *names;
+  const uint32_t *arguments;
+  size_t n_names = 0;
+  size_t n_arguments = 0;
+
+  for (guint r = 0; r < TP_N_READINGS; r++)
+    self->text[r] = g_strdup (tp_session_reading (session, (TpReading) r));
+
+  names = tp_session_names (session, &n_names);
+  self->n_names = (guint) n_names;
+  self->names = g_new0 (TpNameInfo, n_names + 1);
+  for (size_t i = 0; i < n_names; i++)
+    {
+      GString *shape = g_string_new ("[");
+
+      for (uint32_t a = 0; a < names[i].rank; a++)
+        g_string_append_printf (shape, "%s%u", a ? ", " : "", names[i].dims[a]);
+      g_string_append_c (shape, ']');
+      self->names[i].name = g_strdup (names[i].name);
+      self->names[i].shape = g_string_free (shape, FALSE);
+      self->names[i].node = names[i].node;
+      self->names[i].line = names[i].line;
+      self->names[i].scalar = names[i].scalar;
+      self->names[i].parameter = names[i].parameter;
+    }
+  {
+    size_t n_gradients = 0;
+    const TpGradient *gradients = tp_session_gradients (session, &n_gradients);
+
+    self->n_gradients = (guint) n_gradients;
+    self->gradients = g_new0 (TpGradientInfo, n_gradients + 1);
+    for (size_t i = 0; i < n_gradients; i++)
+      {
+        self->gradients[i].name = g_strdup (gradients[i].name);
+        self->gradients[i].parameter = gradients[i].parameter;
+        self->gradients[i].gradient = gradients[i].gradient;
+      }
+  }
+  arguments = tp_session_arguments (session, &n_arguments);
+  self->n_arguments = (guint) n_arguments;
+  self->arguments = g_new0 (guint, n_arguments + 1);
+  for (size_t i = 0; i < n_arguments; i++)
+    self->arguments[i] = arguments[i];
+  tp_readings_copy_map (self, session);
+  tp_readings_fold (self, session);
+  tp_readings_copy_teaching (self, session);
+  self->source = g_strndup (source, length);
+  self->source_length = length;
+  self->target = g_strdup (target);
+  self->observe = g_strdup (observe);
+  self->exact = exact;
+  return self;
+}

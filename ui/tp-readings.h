@@ -1,0 +1,137 @@
+/* tp-readings.h: the readings snapshot.
+ *
+ * What the document's worker thread copies out of its engine session
+ * after a read: every reading's text (and the text the panes show, its
+ * long lines folded: tp-fold.h), the names list, StableHLO's arguments,
+ * the reading map, and the teaching panes' facts.  Immutable once made
+ * and reference counted, so the worker hands it to the main thread and
+ * the panes share it; nothing here is worked out from a reading's text. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "tp-engine.h"
+#include "tp-fold.h"
+#include "tp-types.h"
+
+G_BEGIN_DECLS
+
+/* One statement of the names list, copied out of the engine. */
+typedef struct
+{
+  char *name;
+  char *shape;        /* "[2, 2]", "[]" for rank 0 */
+  guint node;
+  guint line;         /* the statement's 1-based source line */
+  gboolean scalar;
+  gboolean parameter;
+} TpNameInfo;
+
+/* One parameter's gradient, copied out of the engine (tp_session_gradients):
+ * its display name (docs/decisions.md D9) names the gradient node. */
+typedef struct
+{
+  char *name;
+  guint parameter;
+  guint gradient;
+} TpGradientInfo;
+
+/* An immutable snapshot of every reading of one successful compile.
+ * Reference counted; safe to share between threads. */
+struct _TpReadings
+{
+  char *text[TP_N_READINGS];
+  TpNameInfo *names;
+  guint n_names;
+  guint *arguments;   /* the node of StableHLO's %arg0, %arg1, ... */
+  guint n_arguments;
+  TpGradientInfo *gradients;  /* per parameter, in declaration order */
+  guint n_gradients;
+  /* the engine's reading map (tp-engine.h), copied out per reading:
+   * panes colour, decorate and cross-highlight from it alone */
+  TpMapLine *map_lines[TP_N_READINGS];
+  guint n_map_lines[TP_N_READINGS];
+  TpMapRef *map_refs[TP_N_READINGS];
+  guint spec_nodes;   /* nodes at or after it were appended by differentiate */
+  TpSourceSpan *sources;  /* per node; line 0 for none */
+  /* what the panes show: the text with its long lines folded (NULL
+   * when no line is), and the folds, in line order */
+  char *shown[TP_N_READINGS];
+  TpFold *folds[TP_N_READINGS];
+  guint n_folds[TP_N_READINGS];
+  guint n_nodes;
+  gboolean picture_reduced;
+  /* the teaching panes' facts, copied out of the session as they are:
+   * the check's outcome and verdict, each node's explain sentence, the
+   * schedule (steps, and per node its step or G_MAXUINT), why
+   * differentiate recorded each node, and each node's value as the
+   * values reading writes it (NULL past TP_STEP_VALUE_BUDGET) */
+  TpCheckSummary check;         /* its verdict points into check_verdict */
+  char *check_verdict;
+  char **explanations;          /* n_nodes, NULL for none */
+  TpStep *steps;
+  guint n_steps;
+  guint *node_steps;            /* n_nodes */
+  TpOrigin *origins;            /* n_nodes; NULL when none */
+  char **value_texts;           /* n_nodes */
+  /* what the readings were made from, for a training of the same
+   * program off the main thread */
+  char *source;
+  gsize source_length;
+  char *target;
+  char *observe;
+  gboolean exact;
+};
+
+/* Elements of one node's value written in full for the step-through (a
+ * bigger value is summarised), and the elements written for all nodes
+ * together before the rest are left out. */
+#define TP_STEP_VALUE_ELEMENTS 64
+#define TP_STEP_VALUE_BUDGET (1u << 18)
+
+#define TP_TYPE_READINGS (tp_readings_get_type ())
+
+GType       tp_readings_get_type (void) G_GNUC_CONST;
+TpReadings *tp_readings_ref      (TpReadings *self);
+void        tp_readings_unref    (TpReadings *self);
+const char *tp_readings_get_text (TpReadings *self,
+                                  TpReading   which);
+int         tp_readings_get_argument_node (TpReadings *self,
+                                           guint       argument);
+const TpMapLine *tp_readings_get_map_line (TpReadings *self,
+                                           TpReading   which,
+                                           guint       line);
+const TpMapRef  *tp_readings_get_map_refs (TpReadings *self,
+                                           TpReading   which,
+                                           guint       line,
+                                           guint      *n_refs);
+gboolean    tp_readings_get_source    (TpReadings   *self,
+                                       guint         node,
+                                       TpSourceSpan *span);
+const char *tp_readings_get_explanation (TpReadings *self,
+                                         guint       node);
+const char *tp_readings_get_value_text (TpReadings *self,
+                                        guint       node);
+const char *tp_readings_get_name       (TpReadings *self,
+                                        guint       node);
+const char *tp_readings_get_gradient_of (TpReadings *self,
+                                         guint       node);
+TpNodeState tp_readings_get_node_state (TpReadings *self,
+                                        guint       step,
+                                        guint       node);
+const char *tp_readings_get_shown_text (TpReadings *self,
+                                        TpReading   which);
+const TpFold *tp_readings_get_fold    (TpReadings   *self,
+                                       TpReading     which,
+                                       guint         line);
+TpReadings *tp_readings_new_from_session (const TpSession *session,
+                                          const char      *source,
+                                          gsize            length,
+                                          const char      *target,
+                                          const char      *observe,
+                                          gboolean         exact);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TpReadings, tp_readings_unref)
+
+
+G_END_DECLS
