@@ -78,7 +78,67 @@ typedef struct
   uint64_t budget;
   bool spending;        /* a budgeted member is chosen: the ones before it
                            spend the budget even when not written */
+  char **data;          /* per node, its elements as the JSON writes them
+                           ("1,-0.5"), once written: "tensors", "gradients",
+                           "arguments", "results" and "nodes" repeat many
+                           nodes, and formatting is most of their cost */
+  uint32_t *data_len;
 } TpJsonWriter;
+
+/* "shape":[...],"data":[...] of node (or null, elided, past the budget),
+ * formatting its elements the first time only. */
+static void
+put_node_tensor_fields (TpJsonWriter *w, TpNode node)
+{
+  TpSession *s = w->s;
+  const TpShape *shape = &s->prog.tape.shape[node];
+  uint64_t volume = tp_shape_volume (shape);
+  TpBuf *out = w->out;
+
+  if (volume > w->budget || w->data == NULL)
+    {
+      tp_json_tensor_fields (out, s->values[node], shape, &w->budget);
+      return;
+    }
+  w->budget -= volume;
+  tp_buf_puts (out, "\"shape\":");
+  tp_json_dims (out, shape);
+  tp_buf_puts (out, ",\"data\":[");
+  if (w->data[node] == NULL)
+    {
+      size_t at = out->len;
+      const float *v = s->values[node];
+      for (uint64_t e = 0; e < volume; e++)
+        {
+          if (e > 0)
+            tp_buf_putc (out, ',');
+          tp_json_f32 (out, v[e]);
+        }
+      if (!out->failed && out->len - at < UINT32_MAX)
+        {
+          /* every failed allocation fails the JSON, this one too */
+          w->data[node] = tp_malloc (out->len - at + 1);
+          if (w->data[node] == NULL)
+            out->failed = true;
+          else
+            {
+              memcpy (w->data[node], out->data + at, out->len - at);
+              w->data_len[node] = (uint32_t) (out->len - at);
+            }
+        }
+    }
+  else
+    tp_buf_append (out, w->data[node], w->data_len[node]);
+  tp_buf_putc (out, ']');
+}
+
+static void
+put_node_tensor (TpJsonWriter *w, TpNode node)
+{
+  tp_buf_putc (w->out, '{');
+  put_node_tensor_fields (w, node);
+  tp_buf_putc (w->out, '}');
+}
 
 /* The members that share the output budget, in the order they spend it. */
 #define BUDGETED (TP_JSON_MEMBER (TP_JSON_TENSORS) \
@@ -241,19 +301,6 @@ json_origins (const TpSession *s, TpBuf *out)
   tp_buf_putc (out, ']');
 }
 
-static void
-json_node_value (const TpSession *s, TpNode node, bool first, TpBuf *out,
-                 uint64_t *budget)
-{
-  if (!first)
-    tp_buf_putc (out, ',');
-  tp_buf_puts (out, "{\"node\":");
-  tp_buf_u64 (out, node);
-  tp_buf_puts (out, ",\"value\":");
-  tp_json_tensor (out, s->values[node], &s->prog.tape.shape[node], budget);
-  tp_buf_putc (out, '}');
-}
-
 typedef struct
 {
   const char *name;
@@ -355,8 +402,7 @@ json_tensors (TpJsonWriter *w, bool write)
         }
       tp_json_key (w->out, name, first);
       first = false;
-      tp_json_tensor (w->out, s->values[node], &s->prog.tape.shape[node],
-                      &w->budget);
+      put_node_tensor (w, node);
     }
   if (write)
     tp_buf_putc (w->out, '}');
@@ -387,8 +433,7 @@ json_gradients (TpJsonWriter *w)
           continue;
         }
       tp_json_key (w->out, s->gradients[k].name, k == 0);
-      tp_json_tensor (w->out, s->values[g], &s->prog.tape.shape[g],
-                      &w->budget);
+      put_node_tensor (w, g);
     }
   if (write)
     tp_buf_putc (w->out, '}');
@@ -408,7 +453,15 @@ json_node_values (TpJsonWriter *w, TpJsonMember m, const TpNode *nodes,
     tp_buf_putc (w->out, '[');
   for (uint32_t k = 0; k < n; k++)
     if (write)
-      json_node_value (s, nodes[k], k == 0, w->out, &w->budget);
+      {
+        if (k > 0)
+          tp_buf_putc (w->out, ',');
+        tp_buf_puts (w->out, "{\"node\":");
+        tp_buf_u64 (w->out, nodes[k]);
+        tp_buf_puts (w->out, ",\"value\":");
+        put_node_tensor (w, nodes[k]);
+        tp_buf_putc (w->out, '}');
+      }
     else
       spend (&w->budget, &s->prog.tape.shape[nodes[k]]);
   if (write)
@@ -519,8 +572,7 @@ json_nodes (TpJsonWriter *w)
       tp_buf_puts (out, ",\"op\":");
       tp_json_string (out, op, strlen (op));
       tp_buf_putc (out, ',');
-      tp_json_tensor_fields (out, s->values[i], &s->prog.tape.shape[i],
-                             &w->budget);
+      put_node_tensor_fields (w, i);
       tp_buf_putc (out, '}');
     }
   tp_buf_putc (out, ']');
@@ -675,13 +727,32 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
 {
   TpBuf out;
   TpJsonWriter w = { s, &out, members, false, TP_VALUES_BUDGET,
-                     (members & BUDGETED) != 0 };
+                     (members & BUDGETED) != 0, NULL, NULL };
   TpStatus before = s->status;
+  uint32_t n_nodes = s->prog.tape.len;
   bool ok;
 
   prepare (s, members);
   ok = s->status == TP_STATUS_OK;
   tp_buf_init (&out);
+  /* the elements' text kept per node while this JSON is written, when
+   * more than one member writes values (else there is nothing to reuse) */
+  if (ok && (members & BUDGETED) != 0
+      && (members & BUDGETED) != (members & TP_JSON_MEMBER (TP_JSON_NODES)))
+    {
+      w.data = tp_malloc ((n_nodes + 1) * sizeof *w.data);
+      w.data_len = tp_malloc ((n_nodes + 1) * sizeof *w.data_len);
+      if (w.data == NULL || w.data_len == NULL)
+        {
+          tp_free (w.data);
+          tp_free (w.data_len);
+          w.data = NULL;
+          w.data_len = NULL;
+          out.failed = true;
+        }
+      else
+        memset (w.data, 0, (n_nodes + 1) * sizeof *w.data);
+    }
   tp_buf_putc (&out, '{');
   if (member (&w, TP_JSON_NAMES))
     json_names (&w);
@@ -689,7 +760,8 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
     if (member (&w, (TpJsonMember) (TP_JSON_SPEC + r)))
       {
         const char *text = tp_session_reading (s, (TpReading) r);
-        tp_json_string (&out, text, strlen (text));
+        tp_json_string (&out, text,
+                        tp_session_reading_length (s, (TpReading) r));
       }
   if (member (&w, TP_JSON_TARGET))
     {
@@ -790,6 +862,10 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
       tp_free (object);
     }
   tp_buf_puts (&out, "}\n");
+  for (uint32_t i = 0; w.data != NULL && i < n_nodes; i++)
+    tp_free (w.data[i]);
+  tp_free (w.data);
+  tp_free (w.data_len);
   /* A stage that ran out of memory on the way leaves a JSON that would
    * lie: none is better. */
   if (out.failed || s->status != before)

@@ -71,6 +71,7 @@ struct _TpSession
   TpStatus status;
   uint32_t done;                /* a bit per TpStage computed */
   char *readings[TP_N_READINGS];
+  size_t reading_len[TP_N_READINGS];
   TpDiag diag;
   char *diag_message;
   size_t n_diags;

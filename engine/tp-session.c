@@ -241,6 +241,7 @@ out_of_memory (TpSession *s)
 static bool
 take (TpSession *s, TpReading r, TpBuf *buf)
 {
+  s->reading_len[r] = buf->len;
   s->readings[r] = tp_buf_steal (buf);
   if (r < TP_MAP_READINGS && s->maps[r].failed)
     return false;
@@ -968,6 +969,18 @@ tp_session_reading (const TpSession *cs, TpReading which)
       || s->readings[which] == NULL)
     return "";
   return s->readings[which];
+}
+
+size_t
+tp_session_reading_length (const TpSession *cs, TpReading which)
+{
+  TpSession *s = (TpSession *) cs;
+
+  if ((unsigned) which >= TP_N_READINGS
+      || !tp_session_need (s, reading_stage[which])
+      || s->readings[which] == NULL)
+    return 0;
+  return s->reading_len[which];
 }
 
 const char *

@@ -200,7 +200,9 @@ tp_wasm_reading (int which)
 EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_reading_length (int which)
 {
-  return strlen (tp_wasm_reading (which));
+  if (session == NULL || which < 0 || which >= TP_N_READINGS)
+    return 0;
+  return tp_session_reading_length (session, (TpReading) which);
 }
 
 /* Trains on the program of the last tp_wasm_read (tp_session_train):

@@ -91,6 +91,9 @@ TpStatus       tp_session_compile    (TpSession *session,
 /* The text of one reading, "" when it does not apply. Borrowed. */
 const char    *tp_session_reading    (const TpSession *session,
                                       TpReading which);
+/* Its length in bytes (the reading is made when it is not yet). */
+size_t         tp_session_reading_length (const TpSession *session,
+                                          TpReading which);
 /* The memory chart as SVG (docs/language.md, memory), "" when refused.
  * Deterministic bytes; each bar's group has the id `n<index>` of the
  * DOT.  Borrowed. */
