@@ -129,6 +129,13 @@ node_work (const TpTape *tape, TpOp op, TpNode a, uint64_t volume)
   return volume;
 }
 
+uint64_t
+tp_tape_node_work (const TpTape *tape, TpNode i)
+{
+  return node_work (tape, (TpOp) tape->op[i], tape->arg[i][0],
+                    tp_shape_volume (&tape->shape[i]));
+}
+
 TpNode
 tp_tape_record (TpTape *tape, TpOp op, TpNode a, TpNode b,
                 const TpAttr *attr, const TpShape *target, float *payload)
