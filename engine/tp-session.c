@@ -660,8 +660,14 @@ build_run (TpSession *s)
   s->computed[TP_COMPUTED_INTERPRETER]++;
   s->values = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
                                          * sizeof *s->values);
-  return s->values != NULL && tp_run_forward (t, &s->arena, s->values)
-         && tp_session_run_schedule (s);
+  if (s->values == NULL || !tp_run_forward (t, &s->arena, s->values))
+    return false;
+  /* A node the rewrites replaced shows its replacement's value: what the
+   * optimised program computes for it (a gradient included). */
+  if (s->optimize)
+    for (TpNode i = 0; i < t->len; i++)
+      s->values[i] = s->values[s->opt.becomes[i]];
+  return tp_session_run_schedule (s);
 }
 
 TpNode *

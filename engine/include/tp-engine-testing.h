@@ -81,9 +81,10 @@ void           tp_session_set_map    (TpSession *session, bool enabled);
 void           tp_testing_break_rule (int op);
 
 /* Makes the optimiser also rewrite 0 + x into x, which is not exact (for
- * x = -0 it gives -0 where the program gives +0), in every later compile,
- * so tests can show that the bit-for-bit comparison catches a wrong
- * rewrite; false (the default) keeps 0 + x.  Not thread-safe. */
+ * x = -0 it gives -0 where the program gives +0), whenever the rewrites
+ * run from then on (a session runs them when something first needs
+ * them), so tests can show that the bit-for-bit comparison catches a
+ * wrong rewrite; false (the default) keeps 0 + x.  Not thread-safe. */
 void           tp_testing_fold_zero_add (bool enabled);
 
 #ifdef __cplusplus
