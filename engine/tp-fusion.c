@@ -89,6 +89,7 @@ tp_fusion_build (TpFusion *f, const TpPlan *plan, TpArena *arena)
   uint32_t *operand;       /* per step, its operands' steps: [2 * s + k] */
   uint32_t *readers, *reader_at, *cur, *root_kind, *renumber, *stamp;
   uint8_t *leaves;
+  uint32_t n_roots = 0;
 
   memset (f, 0, sizeof *f);
   f->plan = plan;
@@ -102,11 +103,9 @@ tp_fusion_build (TpFusion *f, const TpPlan *plan, TpArena *arena)
   leaves = tp_arena_calloc (arena, (size_t) n + 1, 1);
   f->kernel_of = tp_arena_alloc (arena, ((size_t) n + 1) * sizeof *f->kernel_of);
   f->step_list = tp_arena_alloc (arena, ((size_t) n + 1) * sizeof *f->step_list);
-  f->kernels = tp_arena_alloc (arena, ((size_t) n + 1) * sizeof *f->kernels);
   if (operand == NULL || reader_at == NULL || readers == NULL || cur == NULL
       || root_kind == NULL || renumber == NULL || stamp == NULL
-      || leaves == NULL || f->kernel_of == NULL || f->step_list == NULL
-      || f->kernels == NULL)
+      || leaves == NULL || f->kernel_of == NULL || f->step_list == NULL)
     return false;
 
   /* Each step's operands, as the steps of the copies it reads, and the
@@ -154,10 +153,15 @@ tp_fusion_build (TpFusion *f, const TpPlan *plan, TpArena *arena)
           f->kernel_of[s] = s;
           root_kind[s] = kind == TP_KERNEL_CONSTANT && first < last
                          ? TP_KERNEL_CONSTANT : kind;
+          n_roots++;
         }
     }
 
   /* Number the kernels by their first step, and list their steps. */
+  f->kernels = tp_arena_alloc (arena, ((size_t) n_roots + 1)
+                                      * sizeof *f->kernels);
+  if (f->kernels == NULL)
+    return false;
   for (uint32_t s = 0; s < n; s++)
     renumber[s] = UINT32_MAX;
   for (uint32_t s = 0; s < n; s++)

@@ -63,40 +63,54 @@ tp_rule_why (TpRule rule)
 #define F32_ONE 0x3F800000u
 #define F32_NEG_ZERO 0x80000000u
 
+/* Which Leafs hold one value repeated (a splat), found once per node:
+ * state 0 not looked at yet, 1 a splat of bits, 2 not a splat. */
+typedef struct
+{
+  uint8_t *state;
+  uint32_t *bits;
+} Splats;
+
+static bool
+splat_of (const Splats *sp, const TpTape *t, TpNode node, uint32_t *bits)
+{
+  if (t->op[node] != TP_OP_LEAF)
+    return false;
+  if (sp->state[node] == 0)
+    {
+      uint64_t volume = tp_shape_volume (&t->shape[node]);
+      const float *p = t->payload[node];
+      uint32_t first;
+      bool same = true;
+      memcpy (&first, &p[0], sizeof first);
+      for (uint64_t k = 1; k < volume && same; k++)
+        same = memcmp (&p[k], &first, sizeof first) == 0;
+      sp->state[node] = same ? 1 : 2;
+      sp->bits[node] = first;
+    }
+  *bits = sp->bits[node];
+  return sp->state[node] == 1;
+}
+
 /* Whether node is a Leaf of the same shape as like whose every element
  * has the bits `bits`. */
 static bool
-leaf_of (const TpTape *t, TpNode node, uint32_t bits, TpNode like)
+leaf_of (const Splats *sp, const TpTape *t, TpNode node, uint32_t bits,
+         TpNode like)
 {
-  uint64_t volume;
+  uint32_t b;
 
-  if (t->op[node] != TP_OP_LEAF
-      || !tp_shape_equal (&t->shape[node], &t->shape[like]))
-    return false;
-  volume = tp_shape_volume (&t->shape[node]);
-  for (uint64_t k = 0; k < volume; k++)
-    {
-      uint32_t b;
-      memcpy (&b, &t->payload[node][k], sizeof b);
-      if (b != bits)
-        return false;
-    }
-  return true;
+  return splat_of (sp, t, node, &b) && b == bits
+         && tp_shape_equal (&t->shape[node], &t->shape[like]);
 }
 
-/* A Leaf whose every element is a zero of either sign. */
+/* A Leaf whose every element is a zero of one sign. */
 static bool
-leaf_zeros (const TpTape *t, TpNode node)
+leaf_zeros (const Splats *sp, const TpTape *t, TpNode node)
 {
-  uint64_t volume;
+  uint32_t b;
 
-  if (t->op[node] != TP_OP_LEAF)
-    return false;
-  volume = tp_shape_volume (&t->shape[node]);
-  for (uint64_t k = 0; k < volume; k++)
-    if (t->payload[node][k] != 0.0f)
-      return false;
-  return true;
+  return splat_of (sp, t, node, &b) && (b == 0 || b == F32_NEG_ZERO);
 }
 
 /* {==== common subexpressions ====} */
@@ -151,7 +165,7 @@ attr_words (const TpTape *t, TpNode i, uint32_t words[TP_MAX_RANK])
 }
 
 static uint64_t
-node_hash (const TpTape *t, TpNode i)
+node_hash (const Splats *sp, const TpTape *t, TpNode i)
 {
   const TpShape *s = &t->shape[i];
   uint32_t words[TP_MAX_RANK], n = attr_words (t, i, words);
@@ -163,10 +177,14 @@ node_hash (const TpTape *t, TpNode i)
     h = mix (h, words[k]);
   if (t->op[i] == TP_OP_LEAF)
     {
+      /* A splat by its value; any other Leaf by its first elements (the
+       * comparison reads them all). */
       uint64_t volume = tp_shape_volume (s);
-      for (uint64_t k = 0; k < volume; k++)
+      uint32_t b;
+      if (splat_of (sp, t, i, &b))
+        return mix (h, b);
+      for (uint64_t k = 0; k < volume && k < 8; k++)
         {
-          uint32_t b;
           memcpy (&b, &t->payload[i][k], sizeof b);
           h = mix (h, b);
         }
@@ -212,9 +230,9 @@ typedef struct
 /* The earlier node that computes what i computes, or i itself (then
  * remembered). */
 static TpNode
-common (Table *table, const TpTape *t, TpNode i)
+common (Table *table, const Splats *sp, const TpTape *t, TpNode i)
 {
-  uint64_t at = node_hash (t, i) & table->mask;
+  uint64_t at = node_hash (sp, t, i) & table->mask;
 
   for (;; at = (at + 1) & table->mask)
     {
@@ -235,16 +253,38 @@ typedef struct
 {
   TpOptimized *o;
   TpArena *arena;
-  float **values;        /* the fold's operands, by node */
+  float **values;        /* the fold's operands, by node (made at the
+                            first fold) */
+  uint32_t cap_rewrites;
+  uint32_t cap_kept;
+  Splats splats;
   bool failed;
 } Walk;
 
+/* Appends a rewrite made (or, kept, one refused), growing the list. */
 static void
-note (TpRewrite *list, uint32_t *n, TpNode node, TpRule rule, TpNode becomes)
+note (Walk *w, bool kept, TpNode node, TpRule rule, TpNode becomes)
 {
-  list[*n].node = node;
-  list[*n].rule = (uint8_t) rule;
-  list[*n].becomes = becomes;
+  TpRewrite **list = kept ? &w->o->kept : &w->o->rewrites;
+  uint32_t *n = kept ? &w->o->n_kept : &w->o->n_rewrites;
+  uint32_t *cap = kept ? &w->cap_kept : &w->cap_rewrites;
+
+  if (*n == *cap)
+    {
+      uint32_t more = *cap ? 2 * *cap : 64;
+      TpRewrite *grown = tp_arena_grow (w->arena, *list, *n, more,
+                                        sizeof **list);
+      if (grown == NULL)
+        {
+          w->failed = true;
+          return;
+        }
+      *list = grown;
+      *cap = more;
+    }
+  (*list)[*n].node = node;
+  (*list)[*n].rule = (uint8_t) rule;
+  (*list)[*n].becomes = becomes;
   (*n)++;
 }
 
@@ -258,7 +298,9 @@ fold (Walk *w, TpNode i)
   float *data = tp_arena_alloc (w->arena, (size_t) volume * sizeof *data);
   bool splat = true;
 
-  if (data == NULL)
+  if (w->values == NULL)
+    w->values = tp_arena_calloc (w->arena, t->len, sizeof *w->values);
+  if (data == NULL || w->values == NULL)
     {
       w->failed = true;
       return true;
@@ -283,32 +325,32 @@ fold (Walk *w, TpNode i)
 /* The identity rule node i meets, and the operand it becomes; else
  * TP_N_RULES. */
 static TpRule
-identity (const TpTape *t, TpNode i, TpNode *into)
+identity (const Splats *sp, const TpTape *t, TpNode i, TpNode *into)
 {
   TpNode a = t->arg[i][0], b = t->arg[i][1];
 
   switch ((TpOp) t->op[i])
     {
     case TP_OP_MUL:
-      if (leaf_of (t, b, F32_ONE, i))
+      if (leaf_of (sp, t, b, F32_ONE, i))
         return *into = a, TP_RULE_TIMES_ONE;
-      if (leaf_of (t, a, F32_ONE, i))
+      if (leaf_of (sp, t, a, F32_ONE, i))
         return *into = b, TP_RULE_ONE_TIMES;
       break;
     case TP_OP_DIV:
-      if (leaf_of (t, b, F32_ONE, i))
+      if (leaf_of (sp, t, b, F32_ONE, i))
         return *into = a, TP_RULE_OVER_ONE;
       break;
     case TP_OP_SUB:
-      if (leaf_of (t, b, 0, i))
+      if (leaf_of (sp, t, b, 0, i))
         return *into = a, TP_RULE_MINUS_ZERO;
       break;
     case TP_OP_ADD:
-      if (leaf_of (t, a, F32_NEG_ZERO, i))
+      if (leaf_of (sp, t, a, F32_NEG_ZERO, i))
         return *into = b, TP_RULE_NEG_ZERO_PLUS;
-      if (leaf_of (t, b, F32_NEG_ZERO, i))
+      if (leaf_of (sp, t, b, F32_NEG_ZERO, i))
         return *into = a, TP_RULE_PLUS_NEG_ZERO;
-      if (tp_optimize_wrong_zero_add && leaf_of (t, a, 0, i))
+      if (tp_optimize_wrong_zero_add && leaf_of (sp, t, a, 0, i))
         return *into = b, TP_RULE_ZERO_PLUS;
       break;
     case TP_OP_BROADCAST:
@@ -358,16 +400,16 @@ identity (const TpTape *t, TpNode i, TpNode *into)
 
 /* The tempting rule node i meets that would not be exact, or TP_N_RULES. */
 static TpRule
-refusal (const TpTape *t, TpNode i)
+refusal (const Splats *sp, const TpTape *t, TpNode i)
 {
   TpNode a = t->arg[i][0], b = t->arg[i][1];
 
   switch ((TpOp) t->op[i])
     {
     case TP_OP_ADD:
-      if (leaf_of (t, a, 0, i))
+      if (leaf_of (sp, t, a, 0, i))
         return TP_RULE_ZERO_PLUS;
-      if (leaf_of (t, b, 0, i))
+      if (leaf_of (sp, t, b, 0, i))
         return TP_RULE_PLUS_ZERO;
       for (int side = 0; side < 2; side++)
         {
@@ -379,7 +421,7 @@ refusal (const TpTape *t, TpNode i)
         }
       break;
     case TP_OP_MUL:
-      if (leaf_zeros (t, a) || leaf_zeros (t, b))
+      if (leaf_zeros (sp, t, a) || leaf_zeros (sp, t, b))
         return TP_RULE_TIMES_ZERO;
       break;
     case TP_OP_SUB:
@@ -432,39 +474,54 @@ visit (Walk *w, Table *table, TpNode i)
   if (leaves)
     {
       if (fold (w, i))
-        note (o->rewrites, &o->n_rewrites, i, TP_RULE_FOLD, i);
+        note (w, false, i, TP_RULE_FOLD, i);
       else
-        note (o->kept, &o->n_kept, i, TP_RULE_FOLD_BIG, TP_NO_NODE);
+        note (w, true, i, TP_RULE_FOLD_BIG, TP_NO_NODE);
     }
-  else if ((rule = identity (t, i, &into)) != TP_N_RULES)
+  else if ((rule = identity (&w->splats, t, i, &into)) != TP_N_RULES)
     {
       o->becomes[i] = into;
-      note (o->rewrites, &o->n_rewrites, i, rule, into);
+      note (w, false, i, rule, into);
       return;
     }
-  else if ((rule = refusal (t, i)) != TP_N_RULES)
-    note (o->kept, &o->n_kept, i, rule, TP_NO_NODE);
+  else if ((rule = refusal (&w->splats, t, i)) != TP_N_RULES)
+    note (w, true, i, rule, TP_NO_NODE);
   if (t->op[i] == TP_OP_PARAMETER || t->op[i] == TP_OP_INPUT)
     return;
-  into = common (table, t, i);
+  into = common (table, &w->splats, t, i);
   if (into != i)
     {
       /* A fold noted just now is superseded by the earlier constant. */
       if (o->n_rewrites > 0 && o->rewrites[o->n_rewrites - 1].node == i)
         o->n_rewrites--;
       o->becomes[i] = into;
-      note (o->rewrites, &o->n_rewrites, i, TP_RULE_COMMON, into);
+      note (w, false, i, TP_RULE_COMMON, into);
     }
 }
 
-static uint64_t
-plan_work (const TpPlan *plan)
+/* What a plan of results evaluates: the results and their ancestors, in
+ * one downward sweep; their count and estimated work. */
+static uint8_t *
+closure (const TpTape *t, TpArena *arena, const TpNode *results, uint32_t n,
+         uint32_t *count, uint64_t *work)
 {
-  uint64_t work = 0;
+  uint8_t *wanted = tp_arena_calloc (arena, t->len ? t->len : 1, 1);
 
-  for (uint32_t s = 0; s < plan->n_order; s++)
-    work += tp_tape_node_work (plan->tape, plan->order[s]);
-  return work;
+  *count = 0;
+  *work = 0;
+  if (wanted == NULL)
+    return NULL;
+  for (uint32_t k = 0; k < n; k++)
+    wanted[results[k]] = 1;
+  for (TpNode i = t->len; i-- > 0;)
+    if (wanted[i])
+      {
+        (*count)++;
+        *work += tp_tape_node_work (t, i);
+        for (uint32_t k = 0; k < tp_op_info[t->op[i]].arity; k++)
+          wanted[t->arg[i][k]] = 1;
+      }
+  return wanted;
 }
 
 bool
@@ -472,70 +529,71 @@ tp_optimize (TpOptimized *o, const TpTape *tape, uint32_t spec_nodes,
              TpArena *arena, const TpNode *roots, uint32_t n_roots,
              const TpNode *observe, uint32_t n_observe, bool exact)
 {
-  uint32_t n = tape->len;
+  uint32_t n = tape->len, n_results = n_roots + n_observe;
   size_t cells = n ? n : 1;
-  TpNode *mapped;
   Table table;
   Walk w;
 
+  (void) exact;
   memset (o, 0, sizeof *o);
   o->spec_nodes = spec_nodes;
-  if (!tp_plan_lower (&o->before, tape, arena, roots, n_roots, observe,
-                      n_observe, exact))
+  o->n_roots = n_roots;
+  o->n_observe = n_observe;
+  o->results = tp_arena_alloc (arena, (n_results + 1) * sizeof *o->results);
+  if (o->results == NULL)
+    return false;
+  for (uint32_t k = 0; k < n_results; k++)
+    o->results[k] = k < n_roots ? roots[k] : observe[k - n_roots];
+  o->before = closure (tape, arena, o->results, n_results, &o->nodes_before,
+                       &o->work_before);
+  if (o->before == NULL)
     return false;
   o->tape = *tape;
   o->tape.op = tp_arena_alloc (arena, cells);
   o->tape.arg = tp_arena_alloc (arena, cells * sizeof *o->tape.arg);
   o->tape.payload = tp_arena_alloc (arena, cells * sizeof *o->tape.payload);
   o->becomes = tp_arena_alloc (arena, cells * sizeof *o->becomes);
-  o->rewrites = tp_arena_alloc (arena, 2 * cells * sizeof *o->rewrites);
-  o->kept = tp_arena_alloc (arena, cells * sizeof *o->kept);
-  mapped = tp_arena_alloc (arena, (n_roots + n_observe + 1) * sizeof *mapped);
   for (table.mask = 1; table.mask < 2 * (uint64_t) cells; table.mask <<= 1)
     ;
   table.slots = tp_malloc ((size_t) table.mask * sizeof *table.slots);
   table.mask--;
+  memset (&w, 0, sizeof w);
   w.o = o;
   w.arena = arena;
-  w.failed = false;
-  w.values = tp_malloc (cells * sizeof *w.values);
+  w.splats.state = tp_arena_calloc (arena, cells, 1);
+  w.splats.bits = tp_arena_alloc (arena, cells * sizeof *w.splats.bits);
   if (o->tape.op == NULL || o->tape.arg == NULL || o->tape.payload == NULL
-      || o->becomes == NULL || o->rewrites == NULL || o->kept == NULL
-      || mapped == NULL || table.slots == NULL || w.values == NULL)
+      || o->becomes == NULL || table.slots == NULL || w.splats.state == NULL
+      || w.splats.bits == NULL)
     {
       tp_free (table.slots);
-      tp_free (w.values);
       return false;
     }
-  memset (w.values, 0, cells * sizeof *w.values);
   memcpy (o->tape.op, tape->op, n);
   memcpy (o->tape.arg, tape->arg, n * sizeof *tape->arg);
   memcpy (o->tape.payload, tape->payload, n * sizeof *tape->payload);
-  for (uint64_t k = 0; k <= table.mask; k++)
-    table.slots[k] = TP_NO_NODE;
+  memset (table.slots, 0xFF, ((size_t) table.mask + 1) * sizeof *table.slots);
   for (TpNode i = 0; i < n; i++)
     {
       o->becomes[i] = i;
-      if (o->before.wanted[i] && !w.failed)
+      if (o->before[i] && !w.failed)
         visit (&w, &table, i);
     }
   tp_free (table.slots);
-  tp_free (w.values);
   if (w.failed)
     return false;
 
-  for (uint32_t k = 0; k < n_roots + n_observe; k++)
-    mapped[k] = o->becomes[k < n_roots ? roots[k] : observe[k - n_roots]];
-  if (!tp_plan_lower (&o->after, &o->tape, arena, mapped, n_roots,
-                      mapped + n_roots, n_observe, exact))
+  for (uint32_t k = 0; k < n_results; k++)
+    o->results[k] = o->becomes[o->results[k]];
+  o->after = closure (&o->tape, arena, o->results, n_results,
+                      &o->nodes_after, &o->work_after);
+  if (o->after == NULL)
     return false;
   for (TpNode i = 0; i < n; i++)
-    if (o->before.wanted[i] && !o->after.wanted[i] && o->becomes[i] == i
+    if (o->before[i] && !o->after[i] && o->becomes[i] == i
         && o->tape.op[i] == tape->op[i])
-      note (o->rewrites, &o->n_rewrites, i, TP_RULE_DEAD, TP_NO_NODE);
-  o->work_before = plan_work (&o->before);
-  o->work_after = plan_work (&o->after);
-  return true;
+      note (&w, false, i, TP_RULE_DEAD, TP_NO_NODE);
+  return !w.failed;
 }
 
 /* {==== the reading ====} */
@@ -575,12 +633,11 @@ void
 tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
 {
   const TpTape *t = &o->tape;
-  const TpPlan *after = &o->after;
   uint32_t appended = 0;
   size_t at;
 
   for (TpNode i = o->spec_nodes; i < t->len; i++)
-    appended += after->wanted[i];
+    appended += o->after[i];
   for (TpNode i = 0; i < t->len; i++)
     {
       if (i == o->spec_nodes && t->len > o->spec_nodes)
@@ -592,7 +649,7 @@ tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
           tp_buf_u64 (out, appended);
           tp_buf_puts (out, " of them evaluated after the rewrites\n");
         }
-      if (!after->wanted[i])
+      if (!o->after[i])
         continue;
       tp_map_line (map, out, i, i < o->spec_nodes ? TP_ROLE_NODE
                                                   : TP_ROLE_DERIVED);
@@ -644,9 +701,9 @@ tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
     }
   tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_FOOTER);
   tp_buf_puts (out, "optimized: ");
-  tp_buf_u64 (out, o->before.n_wanted);
+  tp_buf_u64 (out, o->nodes_before);
   tp_buf_puts (out, " nodes evaluated before, ");
-  tp_buf_u64 (out, after->n_wanted);
+  tp_buf_u64 (out, o->nodes_after);
   tp_buf_puts (out, " after; work ");
   tp_buf_u64 (out, o->work_before);
   tp_buf_puts (out, " before, ");
@@ -658,9 +715,9 @@ void
 tp_optimize_json (const TpOptimized *o, TpBuf *out)
 {
   tp_buf_puts (out, "{\"nodes_before\":");
-  tp_buf_u64 (out, o != NULL ? o->before.n_wanted : 0);
+  tp_buf_u64 (out, o != NULL ? o->nodes_before : 0);
   tp_buf_puts (out, ",\"nodes_after\":");
-  tp_buf_u64 (out, o != NULL ? o->after.n_wanted : 0);
+  tp_buf_u64 (out, o != NULL ? o->nodes_after : 0);
   tp_buf_puts (out, ",\"work_before\":");
   tp_buf_u64 (out, o != NULL ? o->work_before : 0);
   tp_buf_puts (out, ",\"work_after\":");

@@ -76,8 +76,14 @@ typedef struct
   uint32_t n_rewrites;
   TpRewrite *kept;         /* the refused ones, in node order */
   uint32_t n_kept;
-  TpPlan before;           /* the recorded tape's plan */
-  TpPlan after;            /* the optimised tape's */
+  uint8_t *before;         /* per node: the recorded tape's plan evaluates it */
+  uint8_t *after;          /* per node: the optimised tape's plan does */
+  uint32_t nodes_before;
+  uint32_t nodes_after;
+  TpNode *results;         /* the roots then the observed, read through
+                              what they became: the optimised plan's */
+  uint32_t n_roots;
+  uint32_t n_observe;
   uint64_t work_before;
   uint64_t work_after;
   uint32_t spec_nodes;
@@ -88,7 +94,9 @@ typedef struct
 extern bool tp_optimize_wrong_zero_add;
 
 /* Rewrites tape's copy (whose results are roots and observe, as for
- * tp_plan_lower) and plans both.  False when memory runs out. */
+ * tp_plan_lower); what each plan evaluates is the results' ancestors
+ * (the optimised tape's plan itself is tp_plan_lower's, on o->tape and
+ * o->results).  False when memory runs out. */
 bool tp_optimize          (TpOptimized *o, const TpTape *tape,
                            uint32_t spec_nodes, TpArena *arena,
                            const TpNode *roots, uint32_t n_roots,

@@ -187,7 +187,7 @@ tp_remat_apply (TpRemat *r, TpPlan *plan, uint32_t spec_nodes, TpArena *arena)
   Scratch x = { plan, spec_nodes, NULL, NULL, NULL, NULL };
   Schedule sched;
   TpNode *last;
-  bool ok;
+  bool ok, scheduled = false;
 
   r->peak_before = plan->peak;
   r->peak_at_before = plan->peak_at;
@@ -206,32 +206,41 @@ tp_remat_apply (TpRemat *r, TpPlan *plan, uint32_t spec_nodes, TpArena *arena)
     memset (x.stacked, 0, cells);
   if (ok && r->automatic)
     {
-      /* Chen over every candidate, then over the biggest buffers alone;
-       * the lower peak wins, then the less work, and neither when
-       * neither lowers the peak. */
+      /* Chen over every candidate, then over the biggest buffers alone
+       * (when some are smaller); the lower peak wins, then the less work,
+       * and neither when neither lowers the peak. */
       uint64_t biggest = 0, best_peak = r->peak_before, best_work = 0;
       uint8_t *trial = tp_malloc (cells);
-      bool any = false;
+      bool smaller = false, any = false;
 
       for (TpNode i = 0; i < t->len; i++)
         if (r->candidate[i] && tp_shape_volume (&t->shape[i]) > biggest)
           biggest = tp_shape_volume (&t->shape[i]);
+      for (TpNode i = 0; i < t->len; i++)
+        smaller = smaller || (r->candidate[i]
+                              && tp_shape_volume (&t->shape[i]) < biggest);
       ok = trial != NULL;
       memset (r->chosen, 0, cells);
-      for (int pass = 0; ok && pass < 2 && r->n_candidates > 0; pass++)
+      scheduled = false;
+      for (int pass = 0; ok && pass < (smaller ? 2 : 1)
+                         && r->n_candidates > 0; pass++)
         {
           uint64_t peak, work;
           TpNode at;
           chen (r, t, pass == 0 ? 0 : biggest, trial);
           work = schedule (&x, trial, &sched);
           ok = measure (plan, &sched, &peak, &at);
+          scheduled = false;
           if (ok && (peak < best_peak || (any && peak == best_peak
                                           && work < best_work)))
             {
-              any = true;
+              any = scheduled = true;
               best_peak = peak;
               best_work = work;
               memcpy (r->chosen, trial, cells);
+              r->work_extra = work;
+              plan->peak = peak;
+              plan->peak_at = at;
             }
         }
       tp_free (trial);
@@ -244,8 +253,12 @@ tp_remat_apply (TpRemat *r, TpPlan *plan, uint32_t spec_nodes, TpArena *arena)
           r->chosen[i] = r->chosen[i] && r->candidate[i];
           r->n_chosen += r->chosen[i];
         }
-      r->work_extra = schedule (&x, r->chosen, &sched);
-      ok = measure (plan, &sched, &plan->peak, &plan->peak_at);
+      /* auto's last trial, when it won, is the schedule already */
+      if (!scheduled)
+        {
+          r->work_extra = schedule (&x, r->chosen, &sched);
+          ok = measure (plan, &sched, &plan->peak, &plan->peak_at);
+        }
     }
   if (ok)
     {

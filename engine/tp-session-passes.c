@@ -134,9 +134,12 @@ tp_session_plan_passes (TpSession *s)
 
   if (s->optimize)
     {
-      if (!tp_session_need (s, TP_STAGE_OPTIMIZE))
+      const TpOptimized *o = &s->opt;
+      if (!tp_session_need (s, TP_STAGE_OPTIMIZE)
+          || !tp_plan_lower (&s->plan, &o->tape, &s->arena, o->results,
+                             o->n_roots, o->results + o->n_roots,
+                             o->n_observe, s->exact))
         return false;
-      s->plan = s->opt.after;
     }
   else
     {
@@ -246,7 +249,7 @@ tp_session_run_schedule (TpSession *s)
 bool
 tp_session_build_fusion (TpSession *s)
 {
-  TpBuf out, sentence;
+  TpBuf sentence;
 
   s->computed[TP_COMPUTED_FUSION]++;
   if (!tp_fusion_build (&s->fusion, &s->plan, &s->arena))
@@ -254,8 +257,14 @@ tp_session_build_fusion (TpSession *s)
   tp_buf_init (&sentence);
   tp_fusion_sentence (&s->fusion, &sentence);
   s->fusion_sentence = tp_buf_steal (&sentence);
-  if (s->fusion_sentence == NULL)
-    return false;
+  return s->fusion_sentence != NULL;
+}
+
+bool
+tp_session_build_fusion_text (TpSession *s)
+{
+  TpBuf out;
+
   tp_buf_init (&out);
   tp_fusion_describe (&s->fusion, &out,
                       tp_session_map_of (s, TP_READING_FUSION));
@@ -271,8 +280,8 @@ tp_session_optimize_summary (const TpSession *cs, TpOptimizeSummary *out)
 
   if (!tp_session_need (s, TP_STAGE_OPTIMIZE))
     return false;
-  out->nodes_before = s->opt.before.n_wanted;
-  out->nodes_after = s->opt.after.n_wanted;
+  out->nodes_before = s->opt.nodes_before;
+  out->nodes_after = s->opt.nodes_after;
   out->work_before = s->opt.work_before;
   out->work_after = s->opt.work_after;
   out->n_rewrites = s->opt.n_rewrites;

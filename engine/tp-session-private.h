@@ -57,7 +57,8 @@ typedef enum
   TP_STAGE_MEMORY_CHART,  /* the memory chart's axes */
   TP_STAGE_OPTIMIZE,      /* the exact rewrites (tp-session-passes.c) */
   TP_STAGE_OPTIMIZED,     /* their reading and map */
-  TP_STAGE_FUSION,        /* the kernels, their reading and map */
+  TP_STAGE_FUSION,        /* the kernels and their sentence */
+  TP_STAGE_FUSION_TEXT,   /* their reading and map */
   TP_STAGE_REMAT,         /* the rematerialisation's candidates (with
                              --remat, made with the plan) */
   TP_N_STAGES
@@ -178,6 +179,7 @@ TpNode     *tp_session_roots         (TpSession *s, uint32_t *n_roots);
 bool        tp_session_build_optimize (TpSession *s);
 bool        tp_session_build_optimized (TpSession *s);
 bool        tp_session_build_fusion  (TpSession *s);
+bool        tp_session_build_fusion_text (TpSession *s);
 bool        tp_session_build_remat   (TpSession *s);
 bool        tp_session_plan_passes   (TpSession *s);
 void        tp_session_put_remat_line (TpSession *s, TpBuf *out, TpMap *map);

@@ -82,7 +82,7 @@ static const TpStage reading_stage[TP_N_READINGS] = {
   [TP_READING_EXPLAIN] = TP_STAGE_EXPLAIN,
   [TP_READING_MEMORY] = TP_STAGE_MEMORY,
   [TP_READING_OPTIMIZED] = TP_STAGE_OPTIMIZED,
-  [TP_READING_FUSION] = TP_STAGE_FUSION,
+  [TP_READING_FUSION] = TP_STAGE_FUSION_TEXT,
 };
 
 const char *
@@ -958,6 +958,8 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
                            tp_session_build_optimized },
   [TP_STAGE_FUSION] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
                         tp_session_build_fusion },
+  [TP_STAGE_FUSION_TEXT] = { { TP_STAGE_FUSION, NO_STAGE, NO_STAGE },
+                             tp_session_build_fusion_text },
   [TP_STAGE_REMAT] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
                        tp_session_build_remat },
 };
