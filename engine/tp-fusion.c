@@ -306,6 +306,16 @@ tp_fusion_describe (const TpFusion *f, TpBuf *out, TpMap *map)
       TpNode root = plan->order[f->step_list[kernel->first + kernel->n - 1]];
       size_t mark, at;
 
+      if (k == TP_FUSION_TEXT_KERNELS)
+        {
+          tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
+          tp_buf_puts (out, "... ");
+          tp_buf_u64 (out, f->n_kernels - k);
+          tp_buf_puts (out, " more kernels: the text lists the first ");
+          tp_buf_u64 (out, TP_FUSION_TEXT_KERNELS);
+          tp_buf_putc (out, '\n');
+          break;
+        }
       tp_map_line (map, out, root, TP_ROLE_NODE);
       put_pad_u64 (out, k, 6);
       tp_buf_append (out, "  ", 2);

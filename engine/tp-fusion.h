@@ -24,6 +24,10 @@
 #include "tp-map.h"
 #include "tp-plan.h"
 
+/* The fusion reading lists the first this many kernels (the JSON has
+ * them all). */
+#define TP_FUSION_TEXT_KERNELS 8192u
+
 typedef enum
 {
   TP_KERNEL_ARGUMENT,    /* a parameter or an input */

@@ -629,11 +629,25 @@ put_count (TpBuf *out, uint64_t n, const char *one, const char *many)
   tp_buf_puts (out, n == 1 ? one : many);
 }
 
+/* "... 12 more rewrites: the text lists the first 8192", a note. */
+static void
+put_more (TpBuf *out, TpMap *map, uint64_t more, const char *what)
+{
+  tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
+  tp_buf_puts (out, "... ");
+  tp_buf_u64 (out, more);
+  tp_buf_puts (out, " more ");
+  tp_buf_puts (out, what);
+  tp_buf_puts (out, ": the text lists the first ");
+  tp_buf_u64 (out, TP_OPTIMIZED_TEXT_LINES);
+  tp_buf_putc (out, '\n');
+}
+
 void
 tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
 {
   const TpTape *t = &o->tape;
-  uint32_t appended = 0;
+  uint32_t appended = 0, listed = 0, skipped = 0;
   size_t at;
 
   for (TpNode i = o->spec_nodes; i < t->len; i++)
@@ -651,11 +665,19 @@ tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
         }
       if (!o->after[i])
         continue;
+      if (listed == TP_OPTIMIZED_TEXT_LINES)
+        {
+          skipped++;
+          continue;
+        }
+      listed++;
       tp_map_line (map, out, i, i < o->spec_nodes ? TP_ROLE_NODE
                                                   : TP_ROLE_DERIVED);
       tp_tape_describe_line (t, i, out, map);
       tp_buf_putc (out, '\n');
     }
+  if (skipped > 0)
+    put_more (out, map, skipped, "nodes");
   tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_DIVIDER);
   tp_buf_puts (out, "rewrites: ");
   put_count (out, o->n_rewrites, "made", "made");
@@ -666,6 +688,11 @@ tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
   for (uint32_t k = 0; k < o->n_rewrites; k++)
     {
       const TpRewrite *r = &o->rewrites[k];
+      if (k == TP_OPTIMIZED_TEXT_LINES)
+        {
+          put_more (out, map, o->n_rewrites - k, "rewrites");
+          break;
+        }
       tp_map_line (map, out, r->node, TP_ROLE_NODE);
       put_rule (r, out, map);
       if (r->rule == TP_RULE_DEAD)
@@ -693,6 +720,11 @@ tp_optimize_describe (const TpOptimized *o, TpBuf *out, TpMap *map)
   for (uint32_t k = 0; k < o->n_kept; k++)
     {
       const TpRewrite *r = &o->kept[k];
+      if (k == TP_OPTIMIZED_TEXT_LINES)
+        {
+          put_more (out, map, o->n_kept - k, "kept");
+          break;
+        }
       tp_map_line (map, out, r->node, TP_ROLE_NOTE);
       put_rule (r, out, map);
       tp_buf_puts (out, "kept: ");

@@ -55,6 +55,11 @@ typedef enum
   TP_N_RULES
 } TpRule;
 
+/* The optimized reading lists the first this many node lines, rewrites
+ * and refusals, each list then saying how many more there are (the JSON
+ * has them all). */
+#define TP_OPTIMIZED_TEXT_LINES 8192u
+
 /* A folded constant that is not one value repeated is written out in the
  * StableHLO module: past this many elements the node is not folded. */
 #define TP_FOLD_ELEMENTS 4096u

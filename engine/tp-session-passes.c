@@ -11,6 +11,50 @@
 #include "tp-json.h"
 #include "tp-run.h"
 
+/* The nodes --remat names (each name's last assignment), each once. */
+bool
+tp_session_resolve_remat (TpSession *s, const TpChoices *c)
+{
+  size_t n = c != NULL && c->remat != NULL ? c->n_remat : 0;
+
+  s->remat_nodes = tp_arena_alloc (&s->arena, (n + 1) * sizeof *s->remat_nodes);
+  if (s->remat_nodes == NULL)
+    return false;
+  for (size_t k = 0; k < n; k++)
+    {
+      const char *name = c->remat[k];
+      TpNode node;
+      bool dup = false;
+
+      if (name == NULL)
+        continue;
+      s->n_remat_asked++;
+      node = tp_program_lookup (&s->prog, name, strlen (name));
+      if (node == TP_NO_NODE)
+        continue;
+      for (uint32_t j = 0; j < s->n_remat_nodes; j++)
+        dup = dup || s->remat_nodes[j] == node;
+      if (!dup)
+        s->remat_nodes[s->n_remat_nodes++] = node;
+    }
+  return true;
+}
+
+TpNode *
+tp_session_roots (TpSession *s, uint32_t *n_roots)
+{
+  TpNode *roots = tp_arena_alloc (&s->arena, (s->n_wrt + 1) * sizeof *roots);
+
+  *n_roots = 0;
+  if (roots == NULL)
+    return NULL;
+  roots[(*n_roots)++] = s->target;
+  if (s->differentiated)
+    for (uint32_t k = 0; k < s->n_wrt; k++)
+      roots[(*n_roots)++] = s->grads[k];
+  return roots;
+}
+
 const TpTape *
 tp_session_exec_tape (TpSession *s)
 {

@@ -171,6 +171,10 @@ bool        tp_session_take          (TpSession *s, TpReading r, TpBuf *buf);
  * arena, NULL when memory runs out. */
 TpNode     *tp_session_roots         (TpSession *s, uint32_t *n_roots);
 
+/* The statements choices->remat names, resolved into s->remat_nodes
+ * (tp-session-passes.c); false when memory runs out. */
+bool        tp_session_resolve_remat (TpSession *s, const TpChoices *c);
+
 /* The passes' stages (tp-session-passes.c): the exact rewrites, their
  * reading, the fusion, the rematerialisation's candidates; and the
  * plan's own part of them: the optimised tape's plan with --optimize and

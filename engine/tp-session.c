@@ -315,35 +315,6 @@ resolve_observe (TpSession *s, const TpChoices *c)
   return true;
 }
 
-/* The nodes --remat names (each name's last assignment), each once. */
-static bool
-resolve_remat (TpSession *s, const TpChoices *c)
-{
-  size_t n = c != NULL && c->remat != NULL ? c->n_remat : 0;
-
-  s->remat_nodes = tp_arena_alloc (&s->arena, (n + 1) * sizeof *s->remat_nodes);
-  if (s->remat_nodes == NULL)
-    return false;
-  for (size_t k = 0; k < n; k++)
-    {
-      const char *name = c->remat[k];
-      TpNode node;
-      bool dup = false;
-
-      if (name == NULL)
-        continue;
-      s->n_remat_asked++;
-      node = tp_program_lookup (&s->prog, name, strlen (name));
-      if (node == TP_NO_NODE)
-        continue;
-      for (uint32_t j = 0; j < s->n_remat_nodes; j++)
-        dup = dup || s->remat_nodes[j] == node;
-      if (!dup)
-        s->remat_nodes[s->n_remat_nodes++] = node;
-    }
-  return true;
-}
-
 /* The parameters in declaration order, and each node's display name: the
  * first statement bound to it (docs/decisions.md D9). */
 static bool
@@ -533,7 +504,7 @@ compile (TpSession *s, const char *source, size_t length,
   if (!collect_names (s))
     return out_of_memory (s);
   resolve_target (s, choices);
-  if (!resolve_observe (s, choices) || !resolve_remat (s, choices))
+  if (!resolve_observe (s, choices) || !tp_session_resolve_remat (s, choices))
     return out_of_memory (s);
   if (!differentiate (s))
     {
@@ -668,21 +639,6 @@ build_run (TpSession *s)
     for (TpNode i = 0; i < t->len; i++)
       s->values[i] = s->values[s->opt.becomes[i]];
   return tp_session_run_schedule (s);
-}
-
-TpNode *
-tp_session_roots (TpSession *s, uint32_t *n_roots)
-{
-  TpNode *roots = tp_arena_alloc (&s->arena, (s->n_wrt + 1) * sizeof *roots);
-
-  *n_roots = 0;
-  if (roots == NULL)
-    return NULL;
-  roots[(*n_roots)++] = s->target;
-  if (s->differentiated)
-    for (uint32_t k = 0; k < s->n_wrt; k++)
-      roots[(*n_roots)++] = s->grads[k];
-  return roots;
 }
 
 /* The plan (of the optimised tape with --optimize, rescheduled with

@@ -928,6 +928,7 @@ tp_fuzz_one (const uint8_t *data, size_t size)
   size_t len;
   Candidates cand;
   const char *observe[8];
+  const char *remat[1];
   TpChoices choices;
   uint32_t state;
   TpSession *s;
@@ -958,6 +959,16 @@ tp_fuzz_one (const uint8_t *data, size_t size)
                               &state);
     }
   choices.observe = observe;
+  /* The passes, from the seed's high bits: the rewrites, and a
+   * rematerialisation by auto or of a name. */
+  choices.optimize = (seed & 0x10) != 0;
+  choices.remat_auto = (seed & 0x60) == 0x20;
+  if ((seed & 0x60) == 0x40)
+    {
+      remat[0] = pick_name (1, &cand, &state);
+      choices.remat = remat;
+      choices.n_remat = remat[0] != NULL ? 1 : 0;
+    }
 
   memset (&mem, 0, sizeof mem);
   mem.countdown = -1;
