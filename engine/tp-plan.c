@@ -184,7 +184,7 @@ tp_plan_run (const TpPlan *plan, float **results, uint64_t *peak_live)
 
   for (uint32_t r = 0; r < plan->n_results; r++)
     results[r] = NULL;
-  if (ok)
+  if (slot != NULL)
     memset (slot, 0, n * sizeof *slot);
   for (uint32_t s = 0; ok && s < plan->n_order; s++)
     {

@@ -390,6 +390,48 @@ test_maps (void)
   tp_session_free (s);
 }
 
+/* Each mapped line of the passes' readings is a line of the text, and
+ * each ref lies within its line. */
+static void
+assert_map_fits (const TpSession *s, TpReading r)
+{
+  const char *text = tp_session_reading (s, r);
+  char **lines = g_strsplit (text, "\n", -1);
+  size_t n = g_strv_length (lines) - 1;   /* the text ends in a newline */
+
+  g_assert_cmpuint (tp_session_map_n_lines (s, r), ==, n);
+  for (size_t k = 0; k < tp_session_map_n_refs (s, r); k++)
+    {
+      TpMapRef ref;
+      g_assert_true (tp_session_map_ref (s, r, k, &ref));
+      g_assert_cmpuint (ref.line, <, n);
+      g_assert_cmpuint (ref.start, <, ref.end);
+      g_assert_cmpuint (ref.end, <=, strlen (lines[ref.line]));
+    }
+  g_strfreev (lines);
+}
+
+static void
+test_maps_fit (void)
+{
+  char *src = chain (30);
+  const char *names[] = { "h3", "h7" };
+  TpSession *s[] = {
+    compile_with (readme, false, NULL, 0, false),
+    compile_with (src, true, names, 2, false),
+    compile_with (src, false, NULL, 0, true),
+  };
+
+  for (size_t k = 0; k < G_N_ELEMENTS (s); k++)
+    {
+      assert_map_fits (s[k], TP_READING_OPTIMIZED);
+      assert_map_fits (s[k], TP_READING_FUSION);
+      assert_map_fits (s[k], TP_READING_PLAN);
+      tp_session_free (s[k]);
+    }
+  g_free (src);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -404,5 +446,6 @@ main (int argc, char **argv)
   g_test_add_func ("/passes/remat-auto", test_remat_auto);
   g_test_add_func ("/passes/remat-refused-names", test_remat_refused_names);
   g_test_add_func ("/passes/maps", test_maps);
+  g_test_add_func ("/passes/maps-fit", test_maps_fit);
   return g_test_run ();
 }
