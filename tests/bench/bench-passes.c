@@ -65,11 +65,13 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Compiles into s, a session used again run after run as a front end
+ * uses its own (the first run's figures are dropped). */
 static TpSession *
-compile (const char *src, size_t len, bool remat_auto, double *seconds)
+compile (TpSession *s, const char *src, size_t len, bool remat_auto,
+         double *seconds)
 {
   TpChoices c = { NULL, NULL, 0, false, false, NULL, 0, remat_auto };
-  TpSession *s = tp_session_new ();
   double t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
 
   if (tp_session_compile (s, src, len, &c) != TP_STATUS_OK)
@@ -81,11 +83,48 @@ compile (const char *src, size_t len, bool remat_auto, double *seconds)
   return s;
 }
 
+typedef struct
+{
+  double compile, lower, hlo, optimize, fusion, remat;
+} Figures;
+
+/* One run: the plain program in `plain`, with --remat auto in `remat`. */
+static void
+one_run (TpSession *plain, TpSession *remat, const char *src, size_t len,
+         Figures *t, TpStats *stats, TpOptimizeSummary *os,
+         TpFusionSummary *fs, TpRematSummary *rs)
+{
+  double t0, dummy;
+  size_t n_args;
+  TpSession *s = compile (plain, src, len, false, &t->compile);
+
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+  tp_session_arguments (s, &n_args);
+  t->lower = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+  tp_session_reading (s, TP_READING_STABLEHLO);
+  t->hlo = t->compile + t->lower + bench_seconds (CLOCK_THREAD_CPUTIME_ID)
+           - t0;
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+  tp_session_fusion (s, fs);
+  t->fusion = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+  tp_session_optimize_summary (s, os);
+  t->optimize = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
+  tp_session_stats (s, stats);
+
+  s = compile (remat, src, len, true, &dummy);
+  t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+  tp_session_arguments (s, &n_args);
+  t->remat = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0 - t->lower;
+  tp_session_remat (s, rs);
+}
+
 int
 main (int argc, char **argv)
 {
   int runs = argc > 1 ? atoi (argv[1]) : 9;
-  size_t len, n_args;
+  size_t len;
   char *src = chain_program (499, &len);
   double t_compile[MAX_RUNS], t_lower[MAX_RUNS], t_optimize[MAX_RUNS];
   double t_fusion[MAX_RUNS], t_remat[MAX_RUNS], t_hlo[MAX_RUNS];
@@ -94,37 +133,26 @@ main (int argc, char **argv)
   TpOptimizeSummary os;
   TpFusionSummary fs;
   TpRematSummary rs;
+  TpSession *plain = tp_session_new (), *remat = tp_session_new ();
+  Figures t;
 
   if (runs < 1 || runs > MAX_RUNS)
     runs = 9;
+  /* A warm-up run first, not counted: the sessions are used again, as a
+   * front end uses its own. */
+  one_run (plain, remat, src, len, &t, &stats, &os, &fs, &rs);
   for (int k = 0; k < runs; k++)
     {
-      double t0, dummy;
-      TpSession *s = compile (src, len, false, &t_compile[k]);
-
-      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
-      tp_session_arguments (s, &n_args);
-      t_lower[k] = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
-      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
-      tp_session_reading (s, TP_READING_STABLEHLO);
-      t_hlo[k] = t_compile[k] + t_lower[k]
-                 + bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
-      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
-      tp_session_fusion (s, &fs);
-      t_fusion[k] = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
-      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
-      tp_session_optimize_summary (s, &os);
-      t_optimize[k] = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
-      tp_session_stats (s, &stats);
-      tp_session_free (s);
-
-      s = compile (src, len, true, &dummy);
-      t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
-      tp_session_arguments (s, &n_args);
-      t_remat[k] = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0 - t_lower[k];
-      tp_session_remat (s, &rs);
-      tp_session_free (s);
+      one_run (plain, remat, src, len, &t, &stats, &os, &fs, &rs);
+      t_compile[k] = t.compile;
+      t_lower[k] = t.lower;
+      t_hlo[k] = t.hlo;
+      t_fusion[k] = t.fusion;
+      t_optimize[k] = t.optimize;
+      t_remat[k] = t.remat;
     }
+  tp_session_free (plain);
+  tp_session_free (remat);
   c = median (t_compile, runs);
   l = median (t_lower, runs);
   o = median (t_optimize, runs);
