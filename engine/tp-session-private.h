@@ -138,9 +138,9 @@ struct _TpSession
 
 /* Whether reading r has a map (TP_MAP_READINGS and the passes'). */
 static inline bool
-tp_reading_has_map (int r)
+tp_reading_has_map (TpReading r)
 {
-  return r < TP_MAP_READINGS || r == TP_READING_OPTIMIZED
+  return (int) r < TP_MAP_READINGS || r == TP_READING_OPTIMIZED
          || r == TP_READING_FUSION;
 }
 
