@@ -103,11 +103,21 @@ tp_memory_describe (const TpMemory *m, TpBuf *out)
   const TpPlan *plan = m->plan;
   const TpTape *t = plan->tape;
   bool bars = m->n_steps <= TP_MEMORY_TEXT_BARS;
+  uint32_t again = 0;
 
+  for (uint32_t s = 0; s < m->n_steps; s++)
+    again += m->again[s];
   tp_buf_puts (out, "memory: ");
   tp_buf_u64 (out, m->n_steps);
   tp_buf_puts (out, m->n_steps == 1 ? " buffer" : " buffers");
-  tp_buf_puts (out, ", one per evaluated node, over ");
+  tp_buf_puts (out, ", one per evaluated node");
+  if (again > 0)
+    {
+      tp_buf_puts (out, " and one per node computed again (");
+      tp_buf_u64 (out, again);
+      tp_buf_putc (out, ')');
+    }
+  tp_buf_puts (out, ", over ");
   tp_buf_u64 (out, m->n_steps);
   tp_buf_puts (out, m->n_steps == 1 ? " step\n" : " steps\n");
   tp_buf_puts (out, "step   node  op               elements      live");
