@@ -7,6 +7,9 @@
  *   compile        tp_session_compile: read, record, differentiate
  *   to StableHLO   compile, plan and the StableHLO text (what a compiler
  *                  front end does before its passes): a second baseline
+ *   whole JSON     compile and `topos --json` without the passes' three
+ *                  members (every reading, the check, the teaching
+ *                  model): a third
  *   lower          the plan (what the passes stand on, not theirs)
  *   optimize       the exact rewrites (two plans included) and nothing else
  *   fusion         the kernels and their reading, on a lowered plan
@@ -85,7 +88,7 @@ compile (TpSession *s, const char *src, size_t len, bool remat_auto,
 
 typedef struct
 {
-  double compile, lower, hlo, optimize, fusion, remat;
+  double compile, lower, hlo, json, optimize, fusion, remat;
 } Figures;
 
 /* One run: the plain program in `plain`, with --remat auto in `remat`. */
@@ -118,6 +121,18 @@ one_run (TpSession *plain, TpSession *remat, const char *src, size_t len,
   tp_session_arguments (s, &n_args);
   t->remat = bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0 - t->lower;
   tp_session_remat (s, rs);
+
+  {
+    uint64_t members = TP_JSON_ALL & ~(TP_JSON_MEMBER (TP_JSON_OPTIMIZED)
+                                       | TP_JSON_MEMBER (TP_JSON_FUSION)
+                                       | TP_JSON_MEMBER (TP_JSON_REMAT));
+    char *json;
+    s = compile (plain, src, len, false, &t->json);
+    t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
+    json = tp_session_to_json_members (s, members);
+    t->json += bench_seconds (CLOCK_THREAD_CPUTIME_ID) - t0;
+    tp_string_free (json);
+  }
 }
 
 int
@@ -128,7 +143,8 @@ main (int argc, char **argv)
   char *src = chain_program (499, &len);
   double t_compile[MAX_RUNS], t_lower[MAX_RUNS], t_optimize[MAX_RUNS];
   double t_fusion[MAX_RUNS], t_remat[MAX_RUNS], t_hlo[MAX_RUNS];
-  double c, l, o, f, r, h;
+  double t_json[MAX_RUNS];
+  double c, l, o, f, r, h, j;
   TpStats stats;
   TpOptimizeSummary os;
   TpFusionSummary fs;
@@ -147,6 +163,7 @@ main (int argc, char **argv)
       t_compile[k] = t.compile;
       t_lower[k] = t.lower;
       t_hlo[k] = t.hlo;
+      t_json[k] = t.json;
       t_fusion[k] = t.fusion;
       t_optimize[k] = t.optimize;
       t_remat[k] = t.remat;
@@ -159,15 +176,18 @@ main (int argc, char **argv)
   f = median (t_fusion, runs);
   r = median (t_remat, runs);
   h = median (t_hlo, runs);
+  j = median (t_json, runs);
   printf ("program: %u statements, %u nodes (the gradient's included), "
           "median of %d runs, thread CPU time\n", stats.statements,
           stats.nodes, runs);
-  printf ("%-13s %10s %12s %15s\n", "", "ms", "of compile", "of to StableHLO");
+  printf ("%-13s %10s %12s %15s %12s\n", "", "ms", "of compile",
+          "of to StableHLO", "of whole JSON");
 #define ROW(name, t) \
-  printf ("%-13s %10.3f %11.1f%% %14.1f%%\n", name, (t) * 1e3, 100.0 * (t) / c, \
-          100.0 * (t) / h)
+  printf ("%-13s %10.3f %11.1f%% %14.1f%% %11.1f%%\n", name, (t) * 1e3, \
+          100.0 * (t) / c, 100.0 * (t) / h, 100.0 * (t) / j)
   ROW ("compile", c);
   ROW ("to StableHLO", h);
+  ROW ("whole JSON", j);
   ROW ("lower", l);
   ROW ("optimize", o);
   ROW ("fusion", f);
