@@ -30,8 +30,9 @@ const uint8_t tp_fuzz_seed_headers[][TP_FUZZ_HEADER] = {
   { 0x01, 0x00 },       /* exact */
   { 0x0a, 0x03 },       /* a target, one observe */
   { 0x9b, 0x05 },       /* exact, target, three observes, compile twice */
-  { 0x1e, 0x11 },       /* an absent target, three observes */
-  { 0x42, 0x29 },       /* a target, fail allocation 41 */
+  { 0x1e, 0x11 },       /* an absent target, three observes, --optimize */
+  { 0x42, 0x29 },       /* a target, --remat auto, fail allocation 41 */
+  { 0x0a, 0x50 },       /* a target, one observe, --optimize, --remat NAME */
 };
 const size_t tp_fuzz_n_seed_headers =
   sizeof tp_fuzz_seed_headers / sizeof tp_fuzz_seed_headers[0];
