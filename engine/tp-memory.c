@@ -246,6 +246,8 @@ tp_memory_svg (const TpMemory *m, TpBuf *out)
         x1 = x0 + 1;
       tp_buf_puts (out, "<g id=\"n");
       tp_buf_u64 (out, i);
+      if (m->again[s])
+        tp_buf_puts (out, "-again");
       tp_buf_puts (out, plan->readable[i] && !m->again[s]
                         ? "\" class=\"buffer kept\">"
                         : m->again[s] ? "\" class=\"buffer again\">"
