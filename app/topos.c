@@ -20,9 +20,10 @@
 
 static const char usage[] =
   "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary|\n"
-  "                        check|explain|memory|train]...\n"
+  "                        check|explain|memory|optimized|fusion|train]...\n"
   "             [--all] [--json[=MEMBER,...]] [--target NAME] [--observe NAME]...\n"
-  "             [--exact] [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
+  "             [--exact] [--optimize] [--remat NAME[,NAME...]|auto]\n"
+  "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), several (--reading given more than once,\n"
@@ -31,6 +32,10 @@ static const char usage[] =
   "Only what is printed is computed.  --svg and --png write the picture\n"
   "(graphviz) instead, --memory-svg the memory chart (the engine's own SVG);\n"
   "a reading is then printed only when asked for.\n"
+  "--optimize runs the exact rewrites (the optimized reading) before the\n"
+  "plan; --remat frees the named statements after the forward pass and\n"
+  "computes them again for the gradient (auto: picks them).  Both change\n"
+  "the plan and what is made from it, never a value.\n"
   "--train runs STEPS steps of gradient descent on the parameters and prints\n"
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
@@ -169,7 +174,9 @@ int
 main (int argc, char **argv)
 {
   const char *observe[MAX_OBSERVE];
-  TpChoices choices = { NULL, observe, 0, false };
+  const char *remat[MAX_OBSERVE];
+  char *remat_list = NULL;
+  TpChoices choices = { NULL, observe, 0, false, false, remat, 0, false };
   TpReading readings[TP_N_READINGS];
   size_t n_readings = 0;
   uint64_t members = TP_JSON_ALL;
@@ -213,6 +220,31 @@ main (int argc, char **argv)
         all = asked = true;
       else if (strcmp (a, "--exact") == 0)
         choices.exact = true;
+      else if (strcmp (a, "--optimize") == 0)
+        choices.optimize = true;
+      else if (strcmp (a, "--remat") == 0)
+        {
+          char *name;
+          if (i + 1 >= argc)
+            return usage_error ("missing value after", a);
+          if (strcmp (argv[++i], "auto") == 0)
+            {
+              choices.remat_auto = true;
+              continue;
+            }
+          free (remat_list);
+          remat_list = strdup (argv[i]);
+          if (remat_list == NULL)
+            return usage_error ("out of memory reading", a);
+          choices.n_remat = 0;
+          for (name = strtok (remat_list, ","); name != NULL;
+               name = strtok (NULL, ","))
+            {
+              if (choices.n_remat == MAX_OBSERVE)
+                return usage_error ("too many --remat names", NULL);
+              remat[choices.n_remat++] = name;
+            }
+        }
       else if (strcmp (a, "--reading") == 0 || strcmp (a, "--target") == 0
                || strcmp (a, "--observe") == 0 || strcmp (a, "--svg") == 0
                || strcmp (a, "--png") == 0 || strcmp (a, "--memory-svg") == 0
@@ -438,6 +470,7 @@ main (int argc, char **argv)
 #endif
   tp_session_free (session);
   free (source);
+  free (remat_list);
   if (fflush (stdout) != 0)
     return 2;
   return status == TP_STATUS_OK ? 0 : 1;

@@ -1,11 +1,12 @@
 /* tp-hlo.c: the plan written as StableHLO text (docs/language.md, stablehlo).
  *
- * One pass over the wanted nodes in index order writes each node's lines
+ * One pass over the plan's schedule writes each node's lines
  * straight into the output buffer.  Parameters and inputs are the
  * function's arguments; every other wanted node is %v{i}, with helper
  * values %v{i}_{suffix}.  A Sum of a rank-0 value writes no line and
  * carries its operand's name, so every later use and the return refer to
- * that name.
+ * that name.  A node the schedule computes again is written again as
+ * %r{i}, and the uses after it name that copy.
  *
  * Like every reading, the module prints at most TP_VALUES_BUDGET constant
  * elements in full (a splat counts one).  A constant beyond that is
@@ -28,8 +29,11 @@
 #include "tp-fmt.h"
 #include "tp-values.h"
 
-/* A node's name is either %v{node} or, with this bit, %arg{k}. */
+/* A node's name is either %v{node} or, with this bit, %arg{k}; with
+ * AGAIN_BIT it is %r{node}, the copy a rematerialised node computes again
+ * (its helpers are %r{node}_{suffix}). */
 #define ARG_BIT 0x80000000u
+#define AGAIN_BIT 0x40000000u
 
 /* Constant elements noted one by one in a module's map. */
 #define TP_MAP_NUMBER_BUDGET (UINT64_C (1) << 16)
@@ -126,7 +130,8 @@ put_int (const Emit *e, uint64_t value)
 static void
 put_ref (const Emit *e, Ref r)
 {
-  uint32_t name = r.suffix == NULL ? e->name[r.node] : r.node;
+  uint32_t name = r.suffix == NULL ? e->name[r.node]
+                  : r.node | (e->name[r.node] & AGAIN_BIT);
   char tmp[48];
   size_t n, at = e->out->len;
 
@@ -137,8 +142,8 @@ put_ref (const Emit *e, Ref r)
     }
   else
     {
-      memcpy (tmp, "%v", 2);
-      n = 2 + put_digits (tmp + 2, name);
+      memcpy (tmp, (name & AGAIN_BIT) ? "%r" : "%v", 2);
+      n = 2 + put_digits (tmp + 2, name & ~AGAIN_BIT);
     }
   tp_buf_append (e->out, tmp, n);
   if (r.suffix != NULL)
@@ -790,9 +795,15 @@ tp_hlo_write (const TpPlan *plan, TpBuf *out, TpMap *map)
     }
   tp_buf_puts (out, ") {\n");
 
-  for (TpNode i = 0; i < t->len; i++)
-    if (plan->wanted[i] && !(e.name[i] & ARG_BIT))
+  for (uint32_t s = 0; s < plan->n_order; s++)
+    {
+      TpNode i = plan->order[s];
+      if (e.name[i] & ARG_BIT)
+        continue;
+      if (plan->again[s])
+        e.name[i] = AGAIN_BIT | i;
       writers[t->op[i]] (&e, i);
+    }
 
   tp_map_line (map, out, TP_MAP_NO_NODE, TP_ROLE_RESULT);
   put_text (&e, "    ");

@@ -21,7 +21,10 @@
 #include "tp-buf.h"
 #include "tp-engine.h"
 
-/* The readings that have maps: TP_READING_SPEC .. TP_READING_VALUES. */
+/* The readings whose maps the JSON's "map" member carries:
+ * TP_READING_SPEC .. TP_READING_VALUES.  The optimized and fusion
+ * readings have maps too, given through the seam only
+ * (tp_reading_has_map in tp-session-private.h). */
 #define TP_MAP_READINGS (TP_READING_VALUES + 1)
 
 typedef struct

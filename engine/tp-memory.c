@@ -14,45 +14,41 @@ bool
 tp_memory_build (TpMemory *m, const TpPlan *plan, TpArena *arena)
 {
   const TpTape *t = plan->tape;
-  uint32_t *step_of;
-  uint32_t n = plan->n_wanted, k = 0;
+  uint32_t n = plan->n_order;
   int64_t running = 0;
   int64_t *delta;
 
   memset (m, 0, sizeof *m);
   m->plan = plan;
   m->peak_step = UINT32_MAX;
-  step_of = tp_arena_alloc (arena, (t->len + 1) * sizeof *step_of);
-  m->steps = tp_arena_alloc (arena, (n + 1) * sizeof *m->steps);
+  m->step_of = tp_arena_alloc (arena, (t->len + 1) * sizeof *m->step_of);
+  m->again_of = tp_arena_alloc (arena, (t->len + 1) * sizeof *m->again_of);
   m->from = tp_arena_alloc (arena, (n + 1) * sizeof *m->from);
   m->to = tp_arena_alloc (arena, (n + 1) * sizeof *m->to);
   m->live = tp_arena_alloc (arena, (n + 1) * sizeof *m->live);
   delta = tp_arena_calloc (arena, n + 1, sizeof *delta);
-  if (step_of == NULL || m->steps == NULL || m->from == NULL
+  if (m->step_of == NULL || m->again_of == NULL || m->from == NULL
       || m->to == NULL || m->live == NULL || delta == NULL)
     return false;
+  m->steps = plan->order;
+  m->again = plan->again;
+  m->n_steps = n;
   for (TpNode i = 0; i < t->len; i++)
-    {
-      step_of[i] = UINT32_MAX;
-      if (plan->wanted[i])
-        {
-          step_of[i] = k;
-          m->steps[k++] = i;
-        }
-    }
-  m->n_steps = k;
-  m->step_of = step_of;
-  for (uint32_t s = 0; s < k; s++)
+    m->step_of[i] = m->again_of[i] = UINT32_MAX;
+  for (uint32_t s = 0; s < n; s++)
     {
       TpNode i = m->steps[s];
       int64_t volume = (int64_t) tp_shape_volume (&t->shape[i]);
+      if (plan->again[s])
+        m->again_of[i] = s;
+      else
+        m->step_of[i] = s;
       m->from[s] = s;
-      m->to[s] = plan->readable[i] || plan->last[i] == TP_NO_NODE
-                 ? k - 1 : step_of[plan->last[i]];
+      m->to[s] = plan->until[s];
       delta[s] += volume;
       delta[m->to[s] + 1] -= volume;
     }
-  for (uint32_t s = 0; s < k; s++)
+  for (uint32_t s = 0; s < n; s++)
     {
       running += delta[s];
       m->live[s] = (uint64_t) running;
@@ -63,6 +59,24 @@ tp_memory_build (TpMemory *m, const TpPlan *plan, TpArena *arena)
         }
     }
   return true;
+}
+
+/* "kept", "freed after K" or, for a node computed again, "recomputed,
+ * freed after K": step s's buffer. */
+static void
+put_fate (const TpMemory *m, uint32_t s, TpBuf *out)
+{
+  const TpPlan *plan = m->plan;
+
+  if (plan->readable[m->steps[s]] && !m->again[s])
+    {
+      tp_buf_puts (out, "kept");
+      return;
+    }
+  if (m->again[s])
+    tp_buf_puts (out, "recomputed, ");
+  tp_buf_puts (out, "freed after ");
+  tp_buf_u64 (out, m->steps[m->to[s]]);
 }
 
 static void
@@ -89,11 +103,21 @@ tp_memory_describe (const TpMemory *m, TpBuf *out)
   const TpPlan *plan = m->plan;
   const TpTape *t = plan->tape;
   bool bars = m->n_steps <= TP_MEMORY_TEXT_BARS;
+  uint32_t again = 0;
 
+  for (uint32_t s = 0; s < m->n_steps; s++)
+    again += m->again[s];
   tp_buf_puts (out, "memory: ");
   tp_buf_u64 (out, m->n_steps);
   tp_buf_puts (out, m->n_steps == 1 ? " buffer" : " buffers");
-  tp_buf_puts (out, ", one per evaluated node, over ");
+  tp_buf_puts (out, ", one per evaluated node");
+  if (again > 0)
+    {
+      tp_buf_puts (out, " and one per node computed again (");
+      tp_buf_u64 (out, again);
+      tp_buf_putc (out, ')');
+    }
+  tp_buf_puts (out, ", over ");
   tp_buf_u64 (out, m->n_steps);
   tp_buf_puts (out, m->n_steps == 1 ? " step\n" : " steps\n");
   tp_buf_puts (out, "step   node  op               elements      live");
@@ -127,13 +151,7 @@ tp_memory_describe (const TpMemory *m, TpBuf *out)
             tp_buf_putc (out, k >= m->from[s] && k <= m->to[s] ? '#' : '.');
           tp_buf_putc (out, ' ');
         }
-      if (plan->readable[i])
-        tp_buf_puts (out, "kept");
-      else
-        {
-          tp_buf_puts (out, "freed after ");
-          tp_buf_u64 (out, plan->last[i]);
-        }
+      put_fate (m, s, out);
       if (s == m->peak_step)
         tp_buf_puts (out, "  <- peak");
       tp_buf_putc (out, '\n');
@@ -228,8 +246,12 @@ tp_memory_svg (const TpMemory *m, TpBuf *out)
         x1 = x0 + 1;
       tp_buf_puts (out, "<g id=\"n");
       tp_buf_u64 (out, i);
-      tp_buf_puts (out, plan->readable[i] ? "\" class=\"buffer kept\">"
-                                          : "\" class=\"buffer freed\">");
+      if (m->again[s])
+        tp_buf_puts (out, "-again");
+      tp_buf_puts (out, plan->readable[i] && !m->again[s]
+                        ? "\" class=\"buffer kept\">"
+                        : m->again[s] ? "\" class=\"buffer again\">"
+                        : "\" class=\"buffer freed\">");
       tp_buf_puts (out, "<title>node ");
       tp_buf_u64 (out, i);
       tp_buf_putc (out, ' ');
@@ -237,13 +259,7 @@ tp_memory_svg (const TpMemory *m, TpBuf *out)
       tp_buf_puts (out, ": ");
       tp_buf_u64 (out, volume);
       tp_buf_puts (out, volume == 1 ? " element, " : " elements, ");
-      if (plan->readable[i])
-        tp_buf_puts (out, "kept");
-      else
-        {
-          tp_buf_puts (out, "freed after ");
-          tp_buf_u64 (out, plan->last[i]);
-        }
+      put_fate (m, s, out);
       tp_buf_puts (out, "</title><text");
       attr_u64 (out, "x", 8);
       attr_u64 (out, "y", y + 11);

@@ -28,11 +28,15 @@ typedef struct
 {
   const TpPlan *plan;
   uint32_t n_steps;
-  TpNode *steps;          /* the evaluated nodes, in tape order */
+  TpNode *steps;          /* the plan's schedule: the evaluated nodes, in
+                             tape order unless some are computed again */
+  uint8_t *again;         /* per step: it computes its node again */
   uint32_t *from;         /* per step: the step that computes its buffer */
   uint32_t *to;           /* per step: the last step it is live */
   uint64_t *live;         /* per step: elements live at that step */
-  uint32_t *step_of;      /* per node: its step, or UINT32_MAX */
+  uint32_t *step_of;      /* per node: its (first) step, or UINT32_MAX */
+  uint32_t *again_of;     /* per node: the step that computes it again,
+                             or UINT32_MAX */
   uint64_t peak;
   uint32_t peak_step;     /* UINT32_MAX when there is no step */
 } TpMemory;

@@ -28,6 +28,15 @@ typedef struct
   TpNode peak_at;
   uint64_t retain_all;     /* every wanted node's volume */
   bool exact;              /* carried, changes nothing printed */
+  /* The schedule: the evaluated nodes in the order they run, the wanted
+   * nodes in tape order unless a rematerialisation (tp-remat.h) computes
+   * some of them a second time.  Per step its node, whether it computes
+   * that node again, and the last step of this copy's buffer: the last
+   * step that reads it, or the last step for a kept node. */
+  TpNode *order;
+  uint8_t *again;
+  uint32_t *until;
+  uint32_t n_order;
 } TpPlan;
 
 /* False when memory runs out. */
@@ -39,10 +48,17 @@ bool tp_plan_lower    (TpPlan *plan, const TpTape *tape, TpArena *arena,
  * mapped into map unless it is NULL. */
 void tp_plan_describe (const TpPlan *plan, TpBuf *out, TpMap *map);
 
-/* Runs the plan: evaluates only wanted nodes, frees each released buffer
- * after its last consumer.  results[r] receives a malloc'd copy (tp_free)
+/* Measures the schedule's live volume into plan->peak and peak_at: a
+ * buffer is live from its step to its until step, both included.  False
+ * when memory runs out. */
+bool tp_plan_measure  (TpPlan *plan);
+
+/* Runs the plan's schedule: evaluates its steps in order, frees each
+ * copy's buffer after its until step (a recomputed node is computed
+ * again from what is still live).  results[r] receives a malloc'd copy (tp_free)
  * of plan->results[r]'s value; *peak_live the most elements ever live.
- * False when memory runs out (results are then all NULL). */
+ * False when memory runs out, or when a step would read a buffer the
+ * schedule already freed (results are then all NULL). */
 bool tp_plan_run      (const TpPlan *plan, float **results,
                        uint64_t *peak_live);
 

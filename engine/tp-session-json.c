@@ -45,6 +45,9 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_MEMORY_CHART] = "memory_chart",
   [TP_JSON_TRAIN_SETTINGS] = "train_settings",
   [TP_JSON_DEFAULTS] = "defaults",
+  [TP_JSON_OPTIMIZED] = "optimized",
+  [TP_JSON_FUSION] = "fusion",
+  [TP_JSON_REMAT] = "remat",
 };
 
 const char *
@@ -701,6 +704,8 @@ prepare (TpSession *s, uint64_t members)
     { TP_JSON_MAP, TP_STAGE_PLAN }, { TP_JSON_MAP, TP_STAGE_STABLEHLO },
     { TP_JSON_MAP, TP_STAGE_VALUES }, { TP_JSON_PICTURE, TP_STAGE_DOT },
     { TP_JSON_STEPS, TP_STAGE_STEPS }, { TP_JSON_MEMORY_CHART, TP_STAGE_MEMORY_CHART },
+    { TP_JSON_OPTIMIZED, TP_STAGE_OPTIMIZE }, { TP_JSON_FUSION, TP_STAGE_FUSION },
+    { TP_JSON_REMAT, TP_STAGE_REMAT },
   };
   uint64_t budgeted = BUDGETED;
 
@@ -850,6 +855,12 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
     json_train_settings (&w);
   if (member (&w, TP_JSON_DEFAULTS))
     json_defaults (&w);
+  if (member (&w, TP_JSON_OPTIMIZED))
+    tp_session_json_optimized (s, &out);
+  if (member (&w, TP_JSON_FUSION))
+    tp_session_json_fusion (s, &out);
+  if (member (&w, TP_JSON_REMAT))
+    tp_session_json_remat (s, &out);
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);

@@ -18,10 +18,13 @@
 #include "tp-chart.h"
 #include "tp-check.h"
 #include "tp-explain.h"
+#include "tp-fusion.h"
 #include "tp-map.h"
 #include "tp-memory.h"
+#include "tp-optimize.h"
 #include "tp-parse.h"
 #include "tp-plan.h"
+#include "tp-remat.h"
 
 /* The longest program text a session keeps a copy of, for a training to
  * replay its steps and write the program again (tp_train_apply). */
@@ -52,6 +55,12 @@ typedef enum
   TP_STAGE_MEMORY_SVG,
   TP_STAGE_STEPS,         /* the step-through's sentences */
   TP_STAGE_MEMORY_CHART,  /* the memory chart's axes */
+  TP_STAGE_OPTIMIZE,      /* the exact rewrites (tp-session-passes.c) */
+  TP_STAGE_OPTIMIZED,     /* their reading and map */
+  TP_STAGE_FUSION,        /* the kernels and their sentence */
+  TP_STAGE_FUSION_TEXT,   /* their reading and map */
+  TP_STAGE_REMAT,         /* the rematerialisation's candidates (with
+                             --remat, made with the plan) */
   TP_N_STAGES
 } TpStage;
 
@@ -63,7 +72,8 @@ struct _TpSession
   bool stage_interrupted;       /* set by a stage's builder */
   bool map_off;                 /* kept across compiles */
   uint64_t computed[TP_N_COMPUTATIONS];   /* kept across compiles */
-  TpMap maps[TP_MAP_READINGS];  /* their storage is kept across compiles */
+  TpMap maps[TP_N_READINGS];    /* the mapped readings' (tp_reading_has_map);
+                                   their storage is kept across compiles */
 
   TpArena arena;
   TpProgram prog;
@@ -81,6 +91,9 @@ struct _TpSession
                                    over TP_SOURCE_KEPT */
   size_t source_len;
   bool exact;
+  bool optimize;                /* run the exact rewrites before the plan */
+  bool remat_on;                /* --remat: names, or auto */
+  bool remat_auto;
 
   /* what the compile resolved */
   const char *target_name;      /* borrowed from the program */
@@ -97,6 +110,9 @@ struct _TpSession
   TpGradient *gradients;        /* per parameter, when differentiated */
   const char **param_names;     /* per parameter, its display name */
   TpTrainSettings settings;
+  TpNode *remat_nodes;          /* the statements --remat names, resolved */
+  uint32_t n_remat_nodes;
+  uint32_t n_remat_asked;
 
   /* the stages' results */
   float **values;               /* TP_STAGE_RUN */
@@ -117,7 +133,20 @@ struct _TpSession
   uint32_t n_step_texts;        /* at most TP_STEP_TEXTS */
   char *late_step;              /* a later step's, made when asked for */
   TpChartData memory_chart;     /* TP_STAGE_MEMORY_CHART */
+  TpOptimized opt;              /* TP_STAGE_OPTIMIZE */
+  TpFusion fusion;              /* TP_STAGE_FUSION */
+  char *fusion_sentence;
+  TpRemat remat;                /* TP_STAGE_REMAT (or TP_STAGE_LOWER) */
+  char *remat_sentence;
 };
+
+/* Whether reading r has a map (TP_MAP_READINGS and the passes'). */
+static inline bool
+tp_reading_has_map (TpReading r)
+{
+  return (int) r < TP_MAP_READINGS || r == TP_READING_OPTIMIZED
+         || r == TP_READING_FUSION;
+}
 
 /* Computes stage (and what it stands on) unless it is computed already.
  * False when the program was refused or memory ran out; the session then
@@ -135,6 +164,41 @@ void        tp_session_put_display_name (const TpSession *s, TpNode node,
 /* Per node its display name, NULL where no statement names it; in the
  * arena, NULL when memory runs out. */
 const char **tp_session_display_names (TpSession *s);
+
+/* The map reading r is written into, or NULL (maps off, or none). */
+TpMap      *tp_session_map_of        (TpSession *s, TpReading r);
+/* Takes a finished buffer as reading r; false when it (or its map)
+ * failed. */
+bool        tp_session_take          (TpSession *s, TpReading r, TpBuf *buf);
+/* The plan's results before any rewrite: the target, then each
+ * parameter's gradient when differentiated (observe comes apart); in the
+ * arena, NULL when memory runs out. */
+TpNode     *tp_session_roots         (TpSession *s, uint32_t *n_roots);
+
+/* The statements choices->remat names, resolved into s->remat_nodes
+ * (tp-session-passes.c); false when memory runs out. */
+bool        tp_session_resolve_remat (TpSession *s, const TpChoices *c);
+
+/* The passes' stages (tp-session-passes.c): the exact rewrites, their
+ * reading, the fusion, the rematerialisation's candidates; and the
+ * plan's own part of them: the optimised tape's plan with --optimize and
+ * the new schedule with --remat (from build_lower), its remat line (from
+ * build_plan), and the scheduled run's results (from build_run). */
+bool        tp_session_build_optimize (TpSession *s);
+bool        tp_session_build_optimized (TpSession *s);
+bool        tp_session_build_fusion  (TpSession *s);
+bool        tp_session_build_fusion_text (TpSession *s);
+bool        tp_session_build_remat   (TpSession *s);
+bool        tp_session_plan_passes   (TpSession *s);
+void        tp_session_put_remat_line (TpSession *s, TpBuf *out, TpMap *map);
+bool        tp_session_run_schedule  (TpSession *s);
+/* The tape the plan and the interpreter run: the optimised one with
+ * --optimize, else the recorded one. */
+const TpTape *tp_session_exec_tape   (TpSession *s);
+/* The JSON's optimized, fusion and remat members. */
+void        tp_session_json_optimized (TpSession *s, TpBuf *out);
+void        tp_session_json_fusion   (TpSession *s, TpBuf *out);
+void        tp_session_json_remat    (TpSession *s, TpBuf *out);
 
 /* The teaching facts' stages (tp-session-teach.c). */
 bool        tp_session_build_steps   (TpSession *s);

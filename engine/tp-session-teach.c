@@ -51,6 +51,9 @@ tp_session_step (const TpSession *s, size_t k, TpStep *out)
   out->last = m->to[k];
   out->elements = tp_shape_volume (&s->prog.tape.shape[i]);
   out->live = m->live[k];
+  out->again = m->again[k] != 0;
+  if (out->again)
+    out->kept = false;
   return true;
 }
 
@@ -64,6 +67,23 @@ tp_session_node_step (const TpSession *s, uint32_t node, size_t *k)
   return true;
 }
 
+/* Node's state after step k, its steps known: live while a copy of its
+ * buffer is (a rematerialised node has two), freed between and after. */
+static TpNodeState
+state_at (const TpMemory *m, size_t k, uint32_t node)
+{
+  uint32_t at = m->step_of[node], again = m->again_of[node];
+
+  if (at == UINT32_MAX)
+    return TP_NODE_UNEVALUATED;
+  if (k < m->from[at])
+    return TP_NODE_PENDING;
+  if (k <= m->to[at]
+      || (again != UINT32_MAX && k >= m->from[again] && k <= m->to[again]))
+    return TP_NODE_LIVE;
+  return TP_NODE_FREED;
+}
+
 TpNodeState
 tp_session_node_state (const TpSession *s, size_t k, uint32_t node)
 {
@@ -71,9 +91,7 @@ tp_session_node_state (const TpSession *s, size_t k, uint32_t node)
 
   if (k >= tp_session_n_steps (s) || !tp_session_node_step (s, node, &at))
     return TP_NODE_UNEVALUATED;
-  if (k < s->memory.from[at])
-    return TP_NODE_PENDING;
-  return k <= s->memory.to[at] ? TP_NODE_LIVE : TP_NODE_FREED;
+  return state_at (&s->memory, k, node);
 }
 
 bool
@@ -157,12 +175,7 @@ tp_session_node_states (const TpSession *cs, size_t k, uint8_t *states,
   if (n > s->prog.tape.len)
     n = s->prog.tape.len;
   for (size_t i = 0; i < n; i++)
-    {
-      uint32_t at = m->step_of[i];
-      states[i] = at == UINT32_MAX ? TP_NODE_UNEVALUATED
-                  : k < m->from[at] ? TP_NODE_PENDING
-                  : k <= m->to[at] ? TP_NODE_LIVE : TP_NODE_FREED;
-    }
+    states[i] = (uint8_t) state_at (m, k, (uint32_t) i);
   return true;
 }
 
@@ -264,8 +277,14 @@ put_step (const TpSession *s, TpBuf *out, uint32_t k)
   tp_buf_u64 (out, m->n_steps);
   tp_buf_puts (out, ": ");
   put_node (s, out, node);
-  tp_buf_puts (out, node >= s->spec_nodes ? ", gradient" : ", forward");
-  put_step_deed (s, out, node);
+  if (m->again[k])
+    tp_buf_puts (out, ", forward, computed again for the gradient (it was"
+                      " freed to save memory)");
+  else
+    {
+      tp_buf_puts (out, node >= s->spec_nodes ? ", gradient" : ", forward");
+      put_step_deed (s, out, node);
+    }
   tp_grouped_number (m->live[k], live);
   tp_buf_puts (out, "; ");
   tp_buf_puts (out, live);

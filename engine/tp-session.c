@@ -66,7 +66,7 @@ tp_token_class_name (TpTokenClass klass)
 
 static const char *const reading_names[TP_N_READINGS] = {
   "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
-  "check", "explain", "memory",
+  "check", "explain", "memory", "optimized", "fusion",
 };
 
 /* The stage that makes each reading. */
@@ -81,6 +81,8 @@ static const TpStage reading_stage[TP_N_READINGS] = {
   [TP_READING_CHECK] = TP_STAGE_CHECK,
   [TP_READING_EXPLAIN] = TP_STAGE_EXPLAIN,
   [TP_READING_MEMORY] = TP_STAGE_MEMORY,
+  [TP_READING_OPTIMIZED] = TP_STAGE_OPTIMIZED,
+  [TP_READING_FUSION] = TP_STAGE_FUSION_TEXT,
 };
 
 const char *
@@ -115,7 +117,7 @@ tp_session_new_with_allocator (const TpAllocator *allocator)
   memset (s, 0, sizeof *s);
   s->allocator = allocator;
   tp_arena_init (&s->arena);
-  for (int r = 0; r < TP_MAP_READINGS; r++)
+  for (int r = 0; r < TP_N_READINGS; r++)
     tp_map_init (&s->maps[r]);
   return s;
 }
@@ -132,17 +134,18 @@ tp_session_set_map (TpSession *s, bool enabled)
   s->map_off = !enabled;
 }
 
-/* The map reading r is written into, or NULL when maps are off. */
-static TpMap *
-map_of (TpSession *s, TpReading r)
+TpMap *
+tp_session_map_of (TpSession *s, TpReading r)
 {
-  return s->map_off ? NULL : &s->maps[r];
+  return s->map_off || !tp_reading_has_map (r) ? NULL : &s->maps[r];
 }
+
+#define map_of tp_session_map_of
 
 static void
 empty_maps (TpSession *s)
 {
-  for (int r = 0; r < TP_MAP_READINGS; r++)
+  for (int r = 0; r < TP_N_READINGS; r++)
     tp_map_empty (&s->maps[r]);
 }
 
@@ -154,7 +157,7 @@ session_reset (TpSession *s)
   TpInterrupt interrupt = s->interrupt;
   bool map_off = s->map_off;
   uint64_t works[TP_N_COMPUTATIONS];
-  TpMap maps[TP_MAP_READINGS];
+  TpMap maps[TP_N_READINGS];
   TpArena arena;
 
   for (int r = 0; r < TP_N_READINGS; r++)
@@ -163,6 +166,8 @@ session_reset (TpSession *s)
   tp_free (s->memory_svg);
   tp_free (s->step_text);
   tp_free (s->late_step);
+  tp_free (s->fusion_sentence);
+  tp_free (s->remat_sentence);
   empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
@@ -187,7 +192,7 @@ tp_session_free (TpSession *s)
   {
     TP_SESSION_ENTER (s);
     session_reset (s);
-    for (int r = 0; r < TP_MAP_READINGS; r++)
+    for (int r = 0; r < TP_N_READINGS; r++)
       tp_map_clear (&s->maps[r]);
     TP_SESSION_LEAVE ();
   }
@@ -236,17 +241,17 @@ out_of_memory (TpSession *s)
   return refuse (s, TP_STATUS_NO_MEMORY, 1, 1, "out of memory", 13);
 }
 
-/* Takes a finished buffer as reading r; false when it (or its map)
- * failed. */
-static bool
-take (TpSession *s, TpReading r, TpBuf *buf)
+bool
+tp_session_take (TpSession *s, TpReading r, TpBuf *buf)
 {
   s->reading_len[r] = buf->len;
   s->readings[r] = tp_buf_steal (buf);
-  if (r < TP_MAP_READINGS && s->maps[r].failed)
+  if (tp_reading_has_map (r) && s->maps[r].failed)
     return false;
   return s->readings[r] != NULL;
 }
+
+#define take tp_session_take
 
 /* {==== the compile: read, record, differentiate ====} */
 
@@ -473,6 +478,9 @@ compile (TpSession *s, const char *source, size_t length,
   s->prog.want_spans = !s->map_off;
   s->have_prog = true;
   s->exact = choices != NULL && choices->exact;
+  s->optimize = choices != NULL && choices->optimize;
+  s->remat_auto = choices != NULL && choices->remat_auto;
+  s->remat_on = s->remat_auto || (choices != NULL && choices->n_remat > 0);
   if (source == NULL)
     {
       source = "";
@@ -499,7 +507,7 @@ compile (TpSession *s, const char *source, size_t length,
   if (!collect_names (s))
     return out_of_memory (s);
   resolve_target (s, choices);
-  if (!resolve_observe (s, choices))
+  if (!resolve_observe (s, choices) || !tp_session_resolve_remat (s, choices))
     return out_of_memory (s);
   if (!differentiate (s))
     {
@@ -619,29 +627,41 @@ build_derivative (TpSession *s)
 static bool
 build_run (TpSession *s)
 {
+  const TpTape *t = tp_session_exec_tape (s);
+
+  if (t == NULL)
+    return false;
   s->computed[TP_COMPUTED_INTERPRETER]++;
   s->values = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
                                          * sizeof *s->values);
-  return s->values != NULL
-         && tp_run_forward (&s->prog.tape, &s->arena, s->values);
+  if (s->values == NULL || !tp_run_forward (t, &s->arena, s->values))
+    return false;
+  /* A node the rewrites replaced shows its replacement's value: what the
+   * optimised program computes for it (a gradient included). */
+  if (s->optimize)
+    for (TpNode i = 0; i < t->len; i++)
+      s->values[i] = s->values[s->opt.becomes[i]];
+  return tp_session_run_schedule (s);
 }
 
-/* The plan, and the StableHLO module's arguments. */
+/* The plan (of the optimised tape with --optimize, rescheduled with
+ * --remat), and the StableHLO module's arguments. */
 static bool
 build_lower (TpSession *s)
 {
-  TpNode *roots = tp_arena_alloc (&s->arena, (s->n_wrt + 1) * sizeof *roots);
-  uint32_t n_roots = 0;
+  uint32_t n_roots;
+  TpNode *roots = tp_session_roots (s, &n_roots);
 
   s->computed[TP_COMPUTED_PLAN]++;
   if (roots == NULL)
     return false;
-  roots[n_roots++] = s->target;
-  if (s->differentiated)
-    for (uint32_t k = 0; k < s->n_wrt; k++)
-      roots[n_roots++] = s->grads[k];
-  if (!tp_plan_lower (&s->plan, &s->prog.tape, &s->arena, roots, n_roots,
-                      s->observe, s->n_observe, s->exact))
+  if (s->optimize || s->remat_on)
+    {
+      if (!tp_session_plan_passes (s))
+        return false;
+    }
+  else if (!tp_plan_lower (&s->plan, &s->prog.tape, &s->arena, roots,
+                           n_roots, s->observe, s->n_observe, s->exact))
     return false;
   s->args = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
                                        * sizeof *s->args);
@@ -658,6 +678,8 @@ build_plan (TpSession *s)
 
   tp_buf_init (&out);
   tp_plan_describe (&s->plan, &out, map_of (s, TP_READING_PLAN));
+  if (s->remat_on)
+    tp_session_put_remat_line (s, &out, map_of (s, TP_READING_PLAN));
   return take (s, TP_READING_PLAN, &out);
 }
 
@@ -898,6 +920,16 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
                        tp_session_build_steps },
   [TP_STAGE_MEMORY_CHART] = { { TP_STAGE_MEMORY, NO_STAGE, NO_STAGE },
                               tp_session_build_memory_chart },
+  [TP_STAGE_OPTIMIZE] = { { NO_STAGE, NO_STAGE, NO_STAGE },
+                          tp_session_build_optimize },
+  [TP_STAGE_OPTIMIZED] = { { TP_STAGE_OPTIMIZE, NO_STAGE, NO_STAGE },
+                           tp_session_build_optimized },
+  [TP_STAGE_FUSION] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
+                        tp_session_build_fusion },
+  [TP_STAGE_FUSION_TEXT] = { { TP_STAGE_FUSION, NO_STAGE, NO_STAGE },
+                             tp_session_build_fusion_text },
+  [TP_STAGE_REMAT] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
+                       tp_session_build_remat },
 };
 
 /* Memory ran out in a stage: the session says so until the next compile.
@@ -1071,6 +1103,12 @@ tp_testing_break_rule (int op)
   tp_diff_break_op = op;
 }
 
+void
+tp_testing_fold_zero_add (bool enabled)
+{
+  tp_optimize_wrong_zero_add = enabled;
+}
+
 /* {==== the reading map ====} */
 
 /* The map of reading which (made first), or NULL when it has none. */
@@ -1079,7 +1117,7 @@ map_get (const TpSession *cs, TpReading which)
 {
   TpSession *s = (TpSession *) cs;
 
-  if ((unsigned) which >= TP_MAP_READINGS
+  if ((unsigned) which >= TP_N_READINGS || !tp_reading_has_map (which)
       || !tp_session_need (s, reading_stage[which]))
     return NULL;
   return &s->maps[which];

@@ -195,6 +195,9 @@ uint64_t tp_tape_node_work (const TpTape *tape, TpNode i);
  * refused shape is never allocated).  NULL with tape->error set. */
 float  *tp_tape_alloc_payload (TpTape *tape, const TpShape *shape);
 
+/* The interpreter's estimated multiply-adds for node i (its op's row). */
+uint64_t tp_tape_node_work (const TpTape *tape, TpNode i);
+
 /* Conveniences over tp_tape_record. */
 TpNode  tp_tape_fill    (TpTape *tape, TpOp op, const TpShape *shape,
                          float value);           /* a source filled with value */

@@ -3,8 +3,8 @@
  * Nothing a front end needs is here: a session's own allocator (to fail
  * allocation N and prove nothing leaks), the counts of what a session has
  * computed (to prove that a reading pays only for itself), what the last
- * compile recorded, the map switch of the benchmarks and the hook that
- * breaks one backward rule on purpose.  Include it after tp-engine.h. */
+ * compile recorded, the map switch of the benchmarks and the hooks that
+ * break one backward rule or one rewrite on purpose.  Include it after tp-engine.h. */
 #ifndef TP_ENGINE_TESTING_H
 #define TP_ENGINE_TESTING_H
 
@@ -45,6 +45,10 @@ typedef enum
   TP_COMPUTED_EXPLAIN,      /* the explain reading */
   TP_COMPUTED_MEMORY,       /* the memory reading's buffers */
   TP_COMPUTED_PICTURE,      /* the DOT */
+  TP_COMPUTED_OPTIMIZE,     /* the exact rewrites */
+  TP_COMPUTED_FUSION,       /* the kernels */
+  TP_COMPUTED_REMAT,        /* the rematerialisation's candidates or
+                               schedule */
   TP_N_COMPUTATIONS
 } TpComputation;
 
@@ -75,6 +79,13 @@ void           tp_session_set_map    (TpSession *session, bool enabled);
  * that the gradient check catches a wrong rule; -1 (the default) breaks
  * none.  Not thread-safe: set it before compiling. */
 void           tp_testing_break_rule (int op);
+
+/* Makes the optimiser also rewrite 0 + x into x, which is not exact (for
+ * x = -0 it gives -0 where the program gives +0), whenever the rewrites
+ * run from then on (a session runs them when something first needs
+ * them), so tests can show that the bit-for-bit comparison catches a
+ * wrong rewrite; false (the default) keeps 0 + x.  Not thread-safe. */
+void           tp_testing_fold_zero_add (bool enabled);
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,8 @@ typedef enum
   TP_READING_CHECK,     /* ours: the gradient check, the non-finite origin */
   TP_READING_EXPLAIN,   /* ours: one sentence per node */
   TP_READING_MEMORY,    /* ours: the plan's buffers */
+  TP_READING_OPTIMIZED, /* ours: the exact rewrites, made and refused */
+  TP_READING_FUSION,    /* ours: the plan's steps grouped into kernels */
   TP_N_READINGS
 } TpReading;
 
@@ -59,13 +61,21 @@ typedef struct
 } TpDiag;
 
 /* What the reader chose.  Every field may be zero: no target means "the
- * last scalar", no observe means "nothing extra". */
+ * last scalar", no observe means "nothing extra".  optimize runs the exact
+ * rewrites (the optimized reading) on the differentiated tape before the
+ * plan; remat names statements to rematerialise, remat_auto picks them
+ * (docs/language.md, plan).  Both change what is planned, run and shown
+ * from the plan on, never a value. */
 typedef struct
 {
   const char *target;
   const char *const *observe;
   size_t n_observe;
   bool exact;
+  bool optimize;
+  const char *const *remat;
+  size_t n_remat;
+  bool remat_auto;
 } TpChoices;
 
 /* One entry per statement, in statement order, duplicates included. */
@@ -234,8 +244,9 @@ typedef struct
   uint32_t gradient;
 } TpGradient;
 
-/* Only TP_READING_SPEC .. TP_READING_VALUES have maps; the others (and a
- * session without a map) have 0 lines and 0 refs. */
+/* TP_READING_SPEC .. TP_READING_VALUES, TP_READING_OPTIMIZED and
+ * TP_READING_FUSION have maps; the others (and a session without a map)
+ * have 0 lines and 0 refs. */
 size_t         tp_session_map_n_lines (const TpSession *session,
                                        TpReading which);
 size_t         tp_session_map_n_refs  (const TpSession *session,
@@ -342,14 +353,17 @@ typedef struct
   uint32_t last;        /* the last step its buffer is live */
   uint64_t elements;    /* its buffer's elements */
   uint64_t live;        /* elements live at this step, its own included */
+  bool again;           /* it computes a rematerialised node again */
 } TpStep;
 
-/* 0 when refused. */
+/* 0 when refused.  A node rematerialised (--remat) has two steps: the
+ * forward one, and the one that computes it again for the gradient. */
 size_t         tp_session_n_steps    (const TpSession *session);
 /* False when k is out of range. */
 bool           tp_session_step       (const TpSession *session, size_t k,
                                       TpStep *out);
-/* The step that computes node; false when the plan does not evaluate it. */
+/* The (first) step that computes node; false when the plan does not
+ * evaluate it. */
 bool           tp_session_node_step  (const TpSession *session,
                                       uint32_t node, size_t *k);
 /* Node's state after step k has run; TP_NODE_UNEVALUATED also for a node
@@ -408,6 +422,72 @@ bool           tp_session_node_states (const TpSession *session, size_t k,
 bool           tp_session_memory_peak (const TpSession *session,
                                        uint64_t *elements, uint32_t *node,
                                        size_t *step);
+
+/* {==== the compiler's passes ====}
+ *
+ * What the optimized and fusion readings and the --remat what-if find,
+ * as data (docs/language.md, optimized, fusion, plan). */
+typedef struct
+{
+  uint32_t nodes_before;    /* the plan's evaluated nodes, recorded tape */
+  uint32_t nodes_after;     /* and after the rewrites */
+  uint64_t work_before;     /* their estimated multiply-adds */
+  uint64_t work_after;
+  size_t n_rewrites;        /* rewrites made, dead nodes included */
+  size_t n_kept;            /* tempting rewrites kept: not exact */
+} TpOptimizeSummary;
+
+/* What --optimize does (or would do); false when refused. */
+bool           tp_session_optimize_summary (const TpSession *session,
+                                            TpOptimizeSummary *out);
+
+typedef struct
+{
+  size_t n_kernels;         /* every kernel, the arguments' included */
+  size_t n_computed;        /* kernels that compute */
+  size_t n_fused;           /* kernels of more than one node */
+  uint64_t bytes_unfused;   /* every node reads its operands, writes itself */
+  uint64_t bytes_fused;     /* each kernel reads what comes in, writes what
+                               leaves */
+  const char *sentence;     /* the saving in words; borrowed, not
+                               NUL-terminated */
+  size_t sentence_length;
+} TpFusionSummary;
+
+/* The fusion of the plan (as planned: optimised, rematerialised); false
+ * when refused. */
+bool           tp_session_fusion     (const TpSession *session,
+                                      TpFusionSummary *out);
+/* Node's kernel (its first step's, in the fusion reading's numbering),
+ * or TP_MAP_NO_NODE when the plan does not evaluate it. */
+uint32_t       tp_session_node_kernel (const TpSession *session,
+                                       uint32_t node);
+
+typedef struct
+{
+  bool on;                  /* --remat was given */
+  bool automatic;           /* its set was picked by auto */
+  uint32_t n_candidates;    /* nodes that can be rematerialised */
+  uint32_t n_chosen;        /* nodes rematerialised */
+  uint64_t peak_before;     /* the peak live elements without it */
+  uint64_t peak_after;      /* with it (peak_before when off) */
+  uint64_t work_extra;      /* the recomputations' multiply-adds */
+  const char *sentence;     /* the outcome, or (off) what can be done;
+                               borrowed, not NUL-terminated */
+  size_t sentence_length;
+} TpRematSummary;
+
+/* False when refused. */
+bool           tp_session_remat      (const TpSession *session,
+                                      TpRematSummary *out);
+/* Whether node can be rematerialised: the plan evaluates it, it is
+ * computed (no source), no result, and read by a forward node and by a
+ * gradient node.  Its statement's name is what --remat takes. */
+bool           tp_session_remat_candidate (const TpSession *session,
+                                           uint32_t node);
+/* Whether node is rematerialised in this compile. */
+bool           tp_session_rematerialised (const TpSession *session,
+                                          uint32_t node);
 
 /* {==== numbers and charts outside the readings ====}
  *
@@ -620,6 +700,9 @@ typedef enum
   TP_JSON_MEMORY_CHART,
   TP_JSON_TRAIN_SETTINGS,
   TP_JSON_DEFAULTS,
+  TP_JSON_OPTIMIZED,
+  TP_JSON_FUSION,
+  TP_JSON_REMAT,
   TP_N_JSON_MEMBERS
 } TpJsonMember;
 

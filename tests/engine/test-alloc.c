@@ -56,18 +56,28 @@ static const TpAllocator counting = {
   counting_malloc, counting_realloc, counting_free
 };
 
+/* The passes' choices for the sweeps that run them (NULL: none). */
+static const TpChoices *passes;
+
 /* Compiles src with allocation n failing; returns whether the compile
  * (and the JSON) met no failure. */
 static gboolean
 compile_failing_at (const char *src, long n)
 {
   const char *observe[1] = { "error" };
-  TpChoices choices = { NULL, observe, 1, false };
+  TpChoices choices = { NULL, observe, 1, false, false, NULL, 0, false };
   TpSession *s;
   TpStatus st;
   char *json;
   gboolean clean;
 
+  if (passes != NULL)
+    {
+      choices.optimize = passes->optimize;
+      choices.remat = passes->remat;
+      choices.n_remat = passes->n_remat;
+      choices.remat_auto = passes->remat_auto;
+    }
   live_blocks = 0;
   failures = 0;
   countdown = n;
@@ -190,6 +200,28 @@ test_sweep_directions (void)
          "loss = error * error\n");
 }
 
+/* The passes: the rewrites, and a rematerialisation by name and by
+ * auto, each stage failing in turn. */
+static void
+test_sweep_passes (void)
+{
+  const char *names[] = { "error", "h" };
+  TpChoices optimize_auto = { NULL, NULL, 0, false, true, NULL, 0, true };
+  TpChoices named = { NULL, NULL, 0, false, false, names, 2, false };
+
+  passes = &optimize_auto;
+  sweep ("w = parameter 0.0\nx = input 2.0\ny = input 4.0\n"
+         "error = w * x - y\nloss = error * error\n");
+  sweep ("w = parameter [2, 3]\nx = input [4, 2]\nb = parameter 0.5\n"
+         "h = tanh(x @ w) * b\nt = transpose(transpose(h))\n"
+         "q = reshape(broadcast(2.0 * 1.0, [4, 3]), [4, 3])\n"
+         "error = sum(t * q + h) + sum(h - h)\nloss = error * error\n");
+  passes = &named;
+  sweep ("w = parameter [2, 3]\nx = input [4, 2]\n"
+         "h = tanh(x @ w)\nerror = sum(h * h)\nloss = error * error\n");
+  passes = NULL;
+}
+
 static void
 test_sweep_refused (void)
 {
@@ -263,6 +295,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/alloc/sweep-everything", test_sweep_everything);
   g_test_add_func ("/topos/alloc/sweep-check", test_sweep_check);
   g_test_add_func ("/topos/alloc/sweep-directions", test_sweep_directions);
+  g_test_add_func ("/topos/alloc/sweep-passes", test_sweep_passes);
   g_test_add_func ("/topos/alloc/sweep-refused", test_sweep_refused);
   g_test_add_func ("/topos/alloc/sweep-train", test_sweep_train);
   return g_test_run ();

@@ -31,6 +31,7 @@ read_args (const char *tape_path, TpChoices *c, const char **observe)
   char **argv = NULL;
   char *text = NULL;
 
+  memset (c, 0, sizeof *c);
   c->target = NULL;
   c->observe = observe;
   c->n_observe = 0;

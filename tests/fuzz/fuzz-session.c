@@ -30,8 +30,9 @@ const uint8_t tp_fuzz_seed_headers[][TP_FUZZ_HEADER] = {
   { 0x01, 0x00 },       /* exact */
   { 0x0a, 0x03 },       /* a target, one observe */
   { 0x9b, 0x05 },       /* exact, target, three observes, compile twice */
-  { 0x1e, 0x11 },       /* an absent target, three observes */
-  { 0x42, 0x29 },       /* a target, fail allocation 41 */
+  { 0x1e, 0x11 },       /* an absent target, three observes, --optimize */
+  { 0x42, 0x29 },       /* a target, --remat auto, fail allocation 41 */
+  { 0x0a, 0x50 },       /* a target, one observe, --optimize, --remat NAME */
 };
 const size_t tp_fuzz_n_seed_headers =
   sizeof tp_fuzz_seed_headers / sizeof tp_fuzz_seed_headers[0];
@@ -749,8 +750,9 @@ check_map (const TpSession *s, const char *src, size_t len)
     }
 }
 
-/* The step-through seam: steps in tape order, states consistent with
- * them, origins naming earlier nodes. */
+/* The step-through seam: steps in tape order (a node computed again by
+ * --remat has a second step, later than its first), states consistent
+ * with them, origins naming earlier nodes. */
 static void
 check_steps (const TpSession *s)
 {
@@ -764,16 +766,22 @@ check_steps (const TpSession *s)
   for (size_t k = 0; k < n; k++)
     {
       CHECK (tp_session_step (s, k, &st));
-      CHECK (st.node < stats.nodes && (k == 0 || st.node > prev));
       CHECK (st.last >= k && st.last < n);
       CHECK (!st.kept || st.last == n - 1);
-      CHECK (tp_session_node_step (s, st.node, &at) && at == k);
       CHECK (tp_session_node_state (s, k, st.node) == TP_NODE_LIVE);
+      if (st.again)
+        {
+          CHECK (st.node < stats.nodes && !st.kept);
+          CHECK (tp_session_node_step (s, st.node, &at) && at < k);
+          continue;
+        }
+      CHECK (st.node < stats.nodes && (k == 0 || st.node > prev));
+      CHECK (tp_session_node_step (s, st.node, &at) && at == k);
       CHECK (k == 0 || tp_session_node_state (s, k - 1, st.node)
                        == TP_NODE_PENDING);
-      CHECK (st.last + 1 >= n || tp_session_node_state (s, st.last + 1,
-                                                       st.node)
-                                 == TP_NODE_FREED);
+      CHECK (st.last + 1 >= n || tp_session_rematerialised (s, st.node)
+             || tp_session_node_state (s, st.last + 1, st.node)
+                == TP_NODE_FREED);
       prev = st.node;
     }
   CHECK (!tp_session_step (s, n, &st));
@@ -846,14 +854,17 @@ check_compile (const TpSession *s, TpStatus st, const char *src, size_t len,
   /* explain's replay of differentiate always matches the tape. */
   CHECK (strstr (tp_session_reading (s, TP_READING_EXPLAIN),
                  ": appended by differentiate, ") == NULL);
-  /* The memory chart's totals are the plan's: both end with the same
-   * "live volume: ..." line. */
+  /* The memory chart's totals are the plan's: both have the same
+   * "live volume: ..." line, the memory reading's last (the plan's is
+   * followed by the remat line with --remat). */
   {
     const char *plan = tp_session_reading (s, TP_READING_PLAN);
     const char *memory = tp_session_reading (s, TP_READING_MEMORY);
     const char *a = strstr (plan, "\nlive volume: ");
     const char *b = strstr (memory, "\nlive volume: ");
-    CHECK (a != NULL && b != NULL && strcmp (a, b) == 0);
+    CHECK (a != NULL && b != NULL && strchr (b + 1, '\n') != NULL
+           && strncmp (a, b, (size_t) (strchr (b + 1, '\n') - b) + 1) == 0
+           && strchr (b + 1, '\n')[1] == '\0');
   }
   CHECK (n_names >= 1 && names != NULL);
   check_map (s, src, len);
@@ -928,6 +939,7 @@ tp_fuzz_one (const uint8_t *data, size_t size)
   size_t len;
   Candidates cand;
   const char *observe[8];
+  const char *remat[1];
   TpChoices choices;
   uint32_t state;
   TpSession *s;
@@ -958,6 +970,16 @@ tp_fuzz_one (const uint8_t *data, size_t size)
                               &state);
     }
   choices.observe = observe;
+  /* The passes, from the seed's high bits: the rewrites, and a
+   * rematerialisation by auto or of a name. */
+  choices.optimize = (seed & 0x10) != 0;
+  choices.remat_auto = (seed & 0x60) == 0x20;
+  if ((seed & 0x60) == 0x40)
+    {
+      remat[0] = pick_name (1, &cand, &state);
+      choices.remat = remat;
+      choices.n_remat = remat[0] != NULL ? 1 : 0;
+    }
 
   memset (&mem, 0, sizeof mem);
   mem.countdown = -1;

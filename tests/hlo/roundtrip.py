@@ -3,7 +3,9 @@
 interpreter computes.
 
 For every program (the golden programs with their options, the generated
-corpus in corpus.py, and the tape-API cases printed by hlo-extra), this
+corpus in corpus.py, and the tape-API cases printed by hlo-extra; the
+golden programs and the samples also with --optimize, --remat auto and
+both, whose modules are the rewritten and rematerialised ones), this
 runs `topos --json`, parses the `stablehlo` reading with jax's MLIR and
 StableHLO bindings, executes it with the StableHLO reference interpreter
 and with XLA on the CPU, feeding the `arguments` values, and compares every
@@ -66,9 +68,32 @@ def ensure_venv(venv):
     return python
 
 
+# The passes' variants of the golden programs and the samples: the module
+# XLA runs is then the optimised one, or the one that recomputes.
+PASSES = (["--optimize"], ["--remat", "auto"], ["--optimize", "--remat", "auto"])
+
+
+def samples():
+    """(name, source, options) for each sample, as its manifest reads it."""
+    import xml.etree.ElementTree as ET
+
+    root = HERE.parent.parent / "resources" / "samples"
+    out = []
+    for sample in ET.parse(str(root / "samples.xml")).getroot().iter("sample"):
+        opts = []
+        if sample.get("target"):
+            opts += ["--target", sample.get("target")]
+        for name in (sample.get("observe") or "").split():
+            opts += ["--observe", name]
+        text = (root / (sample.get("id") + ".tape")).read_text()
+        out.append(("sample/" + sample.get("id"), text, opts))
+    return out
+
+
 def cases(golden, extra):
-    """(name, source, options) for the golden programs and the corpus, and
-    the already-emitted cases from the extra program."""
+    """(name, source, options) for the golden programs and the corpus, the
+    passes' variants, and the already-emitted cases from the extra
+    program."""
     sys.path.insert(0, str(HERE))
     import corpus
 
@@ -77,6 +102,17 @@ def cases(golden, extra):
         args_file = tape.with_suffix(".args")
         opts = shlex.split(args_file.read_text()) if args_file.exists() else []
         out.append(("golden/" + tape.stem, tape.read_text(), opts))
+    for name, src, opts in out + samples():
+        for variant in PASSES:
+            out.append(("%s %s" % (name, " ".join(variant)), src,
+                        opts + variant))
+    # A residual chain whose named layers are recomputed for the gradient.
+    chain = "x = input [4, 8]\nh0 = x\n" + "".join(
+        "w%d = parameter [8, 8]\nh%d = tanh(h%d @ w%d) + h%d\n"
+        % (k, k, k - 1, k, k - 1) for k in range(1, 5)) + \
+        "loss = sum(h4 * h4)\n"
+    for variant in ([], ["--remat", "h1,h2"], ["--optimize", "--remat", "auto"]):
+        out.append(("chain %s" % " ".join(variant), chain, variant))
     for name, src, opts in corpus.corpus():
         out.append(("corpus/" + name, src, opts))
     emitted = []

@@ -561,7 +561,7 @@ run_case (gconstpointer data)
   GString *src = c->make ();
   const char **observe = g_new0 (const char *, c->n_observe + 1);
   char **owned = g_new0 (char *, c->n_observe + 1);
-  TpChoices choices = { NULL, observe, c->n_observe, false };
+  TpChoices choices = { NULL, observe, c->n_observe, false, false, NULL, 0, false };
   gint64 t0, t_compile, t_json;
   clock_t cpu0;
   TpSession *s;
