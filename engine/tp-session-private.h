@@ -200,6 +200,30 @@ void        tp_session_json_optimized (TpSession *s, TpBuf *out);
 void        tp_session_json_fusion   (TpSession *s, TpBuf *out);
 void        tp_session_json_remat    (TpSession *s, TpBuf *out);
 
+/* A name (a display name) that refers to node, as a token of map. */
+void        tp_session_put_mapped_name (TpMap *map, TpBuf *out,
+                                        const char *name, TpNode node);
+void        tp_session_put_mapped_display_name (const TpSession *s,
+                                                TpMap *map, TpBuf *out,
+                                                TpNode node);
+
+/* The stages' builders (tp-session-readings.c): true when made, false
+ * when memory ran out (or the check was interrupted). */
+bool        tp_session_build_spec (TpSession *s);
+bool        tp_session_build_derivative (TpSession *s);
+bool        tp_session_build_run (TpSession *s);
+bool        tp_session_build_lower (TpSession *s);
+bool        tp_session_build_plan (TpSession *s);
+bool        tp_session_build_stablehlo (TpSession *s);
+bool        tp_session_build_values (TpSession *s);
+bool        tp_session_build_nonfinite (TpSession *s);
+bool        tp_session_build_dot (TpSession *s);
+bool        tp_session_build_summary (TpSession *s);
+bool        tp_session_build_check (TpSession *s);
+bool        tp_session_build_explain (TpSession *s);
+bool        tp_session_build_memory (TpSession *s);
+bool        tp_session_build_memory_svg (TpSession *s);
+
 /* The teaching facts' stages (tp-session-teach.c). */
 bool        tp_session_build_steps   (TpSession *s);
 bool        tp_session_build_memory_chart (TpSession *s);

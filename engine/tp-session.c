@@ -140,7 +140,6 @@ tp_session_map_of (TpSession *s, TpReading r)
   return s->map_off || !tp_reading_has_map (r) ? NULL : &s->maps[r];
 }
 
-#define map_of tp_session_map_of
 
 static void
 empty_maps (TpSession *s)
@@ -368,8 +367,8 @@ tp_session_display_names (TpSession *s)
 }
 
 /* A name that refers to node, as a token of map. */
-static void
-put_mapped_name (TpMap *map, TpBuf *out, const char *name, TpNode node)
+void
+tp_session_put_mapped_name (TpMap *map, TpBuf *out, const char *name, TpNode node)
 {
   size_t at = out->len;
 
@@ -377,8 +376,8 @@ put_mapped_name (TpMap *map, TpBuf *out, const char *name, TpNode node)
   tp_map_ref (map, out, at, TP_TOKEN_NAME, node);
 }
 
-static void
-put_mapped_display_name (const TpSession *s, TpMap *map, TpBuf *out,
+void
+tp_session_put_mapped_display_name (const TpSession *s, TpMap *map, TpBuf *out,
                          TpNode node)
 {
   size_t at = out->len;
@@ -545,345 +544,6 @@ tp_session_compile (TpSession *s, const char *source, size_t length,
 
 /* {==== the stages ====} */
 
-static bool
-build_spec (TpSession *s)
-{
-  TpBuf out;
-  TpMap *map = map_of (s, TP_READING_SPEC);
-
-  tp_buf_init (&out);
-  tp_tape_describe_range (&s->prog.tape, 0, s->spec_nodes, &out, map,
-                          TP_ROLE_NODE);
-  /* The spec's total counts the program's own nodes: it was written
-   * before differentiate appended to the tape. */
-  {
-    TpTape spec = s->prog.tape;
-    spec.len = s->spec_nodes;
-    tp_tape_describe_total (&spec, "tape", &out, map);
-  }
-  return take (s, TP_READING_SPEC, &out);
-}
-
-/* The derivative reading: the tape with what differentiate appended, or
- * why there is nothing to differentiate. */
-static bool
-build_derivative (TpSession *s)
-{
-  TpTape *t = &s->prog.tape;
-  const TpShape *shape = &t->shape[s->target];
-  TpMap *map = map_of (s, TP_READING_DERIVATIVE);
-  TpBuf out;
-  size_t at;
-
-  tp_buf_init (&out);
-  if (shape->rank != 0)
-    {
-      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
-      tp_buf_putc (&out, '`');
-      put_mapped_name (map, &out, s->target_name, s->target);
-      tp_buf_puts (&out, "` has shape ");
-      at = out.len;
-      tp_buf_shape (&out, shape);
-      tp_map_ref (map, &out, at, TP_TOKEN_SHAPE, TP_MAP_NO_NODE);
-      tp_buf_puts (&out, " and a gradient needs a rank-0 target: wrap it in "
-                         "`sum(...)`, or pick another target.\n");
-      return take (s, TP_READING_DERIVATIVE, &out);
-    }
-  if (s->n_wrt == 0)
-    {
-      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_NOTE);
-      tp_buf_puts (&out, "there is no parameter to differentiate with respect "
-                         "to: declare one with `w = parameter [2, 2]`.\n");
-      return take (s, TP_READING_DERIVATIVE, &out);
-    }
-  tp_tape_describe_range (t, 0, s->spec_nodes, &out, map, TP_ROLE_NODE);
-  tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_DIVIDER);
-  tp_buf_puts (&out, "-- ");
-  at = out.len;
-  tp_buf_u64 (&out, t->len - s->spec_nodes);
-  tp_map_ref (map, &out, at, TP_TOKEN_NUMBER, TP_MAP_NO_NODE);
-  tp_buf_puts (&out, " nodes appended by differentiate: ");
-  for (uint32_t k = 0; k < s->n_wrt; k++)
-    {
-      if (k > 0)
-        tp_buf_puts (&out, ", ");
-      tp_buf_puts (&out, "d ");
-      put_mapped_name (map, &out, s->target_name, s->target);
-      tp_buf_puts (&out, " / d ");
-      put_mapped_display_name (s, map, &out, s->wrt[k]);
-      tp_buf_puts (&out, " is node ");
-      at = out.len;
-      tp_buf_u64 (&out, s->grads[k]);
-      tp_map_ref (map, &out, at, TP_TOKEN_OPERAND, s->grads[k]);
-    }
-  tp_buf_putc (&out, '\n');
-  tp_tape_describe_range (t, s->spec_nodes, t->len, &out, map,
-                          TP_ROLE_DERIVED);
-  tp_tape_describe_total (t, "tape", &out, map);
-  return take (s, TP_READING_DERIVATIVE, &out);
-}
-
-/* The values: the whole tape, default inputs. */
-static bool
-build_run (TpSession *s)
-{
-  const TpTape *t = tp_session_exec_tape (s);
-
-  if (t == NULL)
-    return false;
-  s->computed[TP_COMPUTED_INTERPRETER]++;
-  s->values = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
-                                         * sizeof *s->values);
-  if (s->values == NULL || !tp_run_forward (t, &s->arena, s->values))
-    return false;
-  /* A node the rewrites replaced shows its replacement's value: what the
-   * optimised program computes for it (a gradient included). */
-  if (s->optimize)
-    for (TpNode i = 0; i < t->len; i++)
-      s->values[i] = s->values[s->opt.becomes[i]];
-  return tp_session_run_schedule (s);
-}
-
-/* The plan (of the optimised tape with --optimize, rescheduled with
- * --remat), and the StableHLO module's arguments. */
-static bool
-build_lower (TpSession *s)
-{
-  uint32_t n_roots;
-  TpNode *roots = tp_session_roots (s, &n_roots);
-
-  s->computed[TP_COMPUTED_PLAN]++;
-  if (roots == NULL)
-    return false;
-  if (s->optimize || s->remat_on)
-    {
-      if (!tp_session_plan_passes (s))
-        return false;
-    }
-  else if (!tp_plan_lower (&s->plan, &s->prog.tape, &s->arena, roots,
-                           n_roots, s->observe, s->n_observe, s->exact))
-    return false;
-  s->args = tp_arena_alloc (&s->arena, (s->prog.tape.len + 1)
-                                       * sizeof *s->args);
-  if (s->args == NULL)
-    return false;
-  s->n_args = tp_hlo_arguments (&s->plan, s->args);
-  return true;
-}
-
-static bool
-build_plan (TpSession *s)
-{
-  TpBuf out;
-
-  tp_buf_init (&out);
-  tp_plan_describe (&s->plan, &out, map_of (s, TP_READING_PLAN));
-  if (s->remat_on)
-    tp_session_put_remat_line (s, &out, map_of (s, TP_READING_PLAN));
-  return take (s, TP_READING_PLAN, &out);
-}
-
-static bool
-build_stablehlo (TpSession *s)
-{
-  TpBuf out;
-
-  tp_buf_init (&out);
-  tp_hlo_write (&s->plan, &out, map_of (s, TP_READING_STABLEHLO));
-  return take (s, TP_READING_STABLEHLO, &out);
-}
-
-static bool
-build_values (TpSession *s)
-{
-  TpBuf out;
-  TpValuesBudget budget = { TP_VALUES_BUDGET, TP_SUMMARY_BUDGET };
-  TpMap *map = map_of (s, TP_READING_VALUES);
-
-  tp_buf_init (&out);
-  tp_values_statements (&s->prog, s->values, &out, &budget, map);
-  if (s->differentiated)
-    {
-      tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_BLANK);
-      tp_buf_putc (&out, '\n');
-      for (uint32_t k = 0; k < s->n_wrt; k++)
-        {
-          size_t mark;
-          TpNode g = s->grads[k];
-          tp_map_line (map, &out, g, TP_ROLE_GRADIENT);
-          tp_buf_puts (&out, "d ");
-          put_mapped_name (map, &out, s->target_name, s->target);
-          tp_buf_puts (&out, " / d ");
-          mark = out.len;
-          put_mapped_display_name (s, map, &out, s->wrt[k]);
-          tp_buf_pad_from (&out, mark, 6);
-          tp_buf_putc (&out, ' ');
-          mark = out.len;
-          tp_values_put_tensor (&out, s->values[g], &s->prog.tape.shape[g],
-                                &budget);
-          tp_map_ref (map, &out, mark, TP_TOKEN_NUMBER, g);
-          tp_buf_putc (&out, '\n');
-        }
-    }
-  return take (s, TP_READING_VALUES, &out);
-}
-
-static bool
-build_nonfinite (TpSession *s)
-{
-  return tp_check_nonfinite (&s->prog.tape, s->values, &s->arena,
-                             &s->nonfinite);
-}
-
-static bool
-build_dot (TpSession *s)
-{
-  const char **names = tp_session_display_names (s);
-  TpDotInput in;
-  TpBuf out;
-
-  s->computed[TP_COMPUTED_PICTURE]++;
-  if (names == NULL)
-    return false;
-  in.plan = &s->plan;
-  in.spec_nodes = s->spec_nodes;
-  in.names = names;
-  in.target = s->target;
-  in.target_name = s->target_name;
-  in.observe = s->observe;
-  in.n_observe = s->n_observe;
-  in.wrt = s->wrt;
-  in.grads = s->differentiated ? s->grads : NULL;
-  in.n_wrt = s->n_wrt;
-  in.budget = 0;              /* TP_DOT_BUDGET */
-  in.has_nonfinite = s->nonfinite.found;
-  in.nonfinite = s->nonfinite.node;
-  tp_buf_init (&out);
-  s->reduced = tp_dot_write (&in, &out);
-  return take (s, TP_READING_DOT, &out);
-}
-
-static bool
-build_summary (TpSession *s)
-{
-  TpBuf out;
-
-  tp_buf_init (&out);
-  tp_buf_u64 (&out, s->prog.tape.len);
-  tp_buf_puts (&out, " nodes recorded, ");
-  tp_buf_u64 (&out, s->plan.n_wanted);
-  tp_buf_puts (&out, " scheduled, ");
-  tp_buf_u64 (&out, s->plan.n_results);
-  tp_buf_puts (&out, " readable; differentiating ");
-  tp_buf_puts (&out, s->target_name);
-  /* Each observed node once, by its display name (docs/decisions.md D9): two
-   * names of one node are one value. */
-  for (uint32_t k = 0, shown = 0; k < s->n_observe; k++)
-    {
-      bool seen = false;
-      for (uint32_t j = 0; j < k; j++)
-        seen = seen || s->observe[j] == s->observe[k];
-      if (seen)
-        continue;
-      tp_buf_puts (&out, shown++ == 0 ? ", observing " : ", ");
-      tp_session_put_display_name (s, s->observe[k], &out);
-    }
-  tp_buf_putc (&out, '\n');
-  return take (s, TP_READING_SUMMARY, &out);
-}
-
-/* The gradient check (its own non-finite origin included) and its
- * reading. */
-static bool
-build_check (TpSession *s)
-{
-  TpBuf out;
-
-  s->computed[TP_COMPUTED_CHECK]++;
-  if (!tp_check_gradients (&s->prog.tape, s->spec_nodes, s->target,
-                           s->wrt, s->differentiated ? s->grads : NULL,
-                           s->n_wrt, s->values, &s->arena,
-                           s->interrupt.interrupted != NULL ? &s->interrupt
-                                                            : NULL,
-                           &s->check))
-    return false;
-  if (s->check.interrupted)
-    {
-      /* not kept: the next ask checks again */
-      s->stage_interrupted = true;
-      return false;
-    }
-  tp_buf_init (&out);
-  tp_check_describe (&s->check, &s->prog.tape, s->target_name,
-                     s->param_names, s->values, &out, &s->verdict);
-  return take (s, TP_READING_CHECK, &out);
-}
-
-static bool
-build_explain (TpSession *s)
-{
-  const char **names = tp_session_display_names (s);
-  TpExplainInput in;
-  TpBuf out;
-
-  s->computed[TP_COMPUTED_EXPLAIN]++;
-  if (names == NULL)
-    return false;
-  in.plan = &s->plan;
-  in.spec_nodes = s->spec_nodes;
-  in.names = names;
-  in.target = s->target;
-  in.target_name = s->target_name;
-  in.wrt = s->wrt;
-  in.grads = s->differentiated ? s->grads : NULL;
-  in.n_wrt = s->n_wrt;
-  tp_buf_init (&out);
-  if (!tp_explain_write (&in, &s->arena, &out, &s->origins))
-    {
-      tp_buf_clear (&out);
-      return false;
-    }
-  /* Where each node's line starts, for tp_session_explanation. */
-  s->n_explained = s->prog.tape.len < TP_EXPLAIN_NODES
-                   ? s->prog.tape.len : TP_EXPLAIN_NODES;
-  s->explained = tp_arena_alloc (&s->arena, ((size_t) s->n_explained + 1)
-                                            * sizeof *s->explained);
-  if (s->explained == NULL || out.failed)
-    {
-      tp_buf_clear (&out);
-      return false;
-    }
-  for (size_t at = 0, line = 0; line <= s->n_explained && at <= out.len;
-       at++)
-    if (at == 0 || out.data[at - 1] == '\n')
-      s->explained[line++] = (uint32_t) at;
-  return take (s, TP_READING_EXPLAIN, &out);
-}
-
-static bool
-build_memory (TpSession *s)
-{
-  TpBuf out;
-
-  s->computed[TP_COMPUTED_MEMORY]++;
-  if (!tp_memory_build (&s->memory, &s->plan, &s->arena))
-    return false;
-  tp_buf_init (&out);
-  tp_memory_describe (&s->memory, &out);
-  return take (s, TP_READING_MEMORY, &out);
-}
-
-static bool
-build_memory_svg (TpSession *s)
-{
-  TpBuf svg;
-
-  tp_buf_init (&svg);
-  tp_memory_svg (&s->memory, &svg);
-  s->memory_svg = tp_buf_steal (&svg);
-  return s->memory_svg != NULL;
-}
-
 /* Each stage: what it stands on (at most three stages) and its builder. */
 typedef struct
 {
@@ -894,28 +554,28 @@ typedef struct
 #define NO_STAGE (-1)
 
 static const TpStageRow stage_rows[TP_N_STAGES] = {
-  [TP_STAGE_SPEC] = { { NO_STAGE, NO_STAGE, NO_STAGE }, build_spec },
+  [TP_STAGE_SPEC] = { { NO_STAGE, NO_STAGE, NO_STAGE }, tp_session_build_spec },
   [TP_STAGE_DERIVATIVE] = { { NO_STAGE, NO_STAGE, NO_STAGE },
-                            build_derivative },
-  [TP_STAGE_RUN] = { { NO_STAGE, NO_STAGE, NO_STAGE }, build_run },
-  [TP_STAGE_LOWER] = { { NO_STAGE, NO_STAGE, NO_STAGE }, build_lower },
-  [TP_STAGE_PLAN] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE }, build_plan },
+                            tp_session_build_derivative },
+  [TP_STAGE_RUN] = { { NO_STAGE, NO_STAGE, NO_STAGE }, tp_session_build_run },
+  [TP_STAGE_LOWER] = { { NO_STAGE, NO_STAGE, NO_STAGE }, tp_session_build_lower },
+  [TP_STAGE_PLAN] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE }, tp_session_build_plan },
   [TP_STAGE_STABLEHLO] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
-                           build_stablehlo },
-  [TP_STAGE_VALUES] = { { TP_STAGE_RUN, NO_STAGE, NO_STAGE }, build_values },
+                           tp_session_build_stablehlo },
+  [TP_STAGE_VALUES] = { { TP_STAGE_RUN, NO_STAGE, NO_STAGE }, tp_session_build_values },
   [TP_STAGE_NONFINITE] = { { TP_STAGE_RUN, NO_STAGE, NO_STAGE },
-                           build_nonfinite },
+                           tp_session_build_nonfinite },
   [TP_STAGE_DOT] = { { TP_STAGE_LOWER, TP_STAGE_NONFINITE, NO_STAGE },
-                     build_dot },
+                     tp_session_build_dot },
   [TP_STAGE_SUMMARY] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
-                         build_summary },
-  [TP_STAGE_CHECK] = { { TP_STAGE_RUN, NO_STAGE, NO_STAGE }, build_check },
+                         tp_session_build_summary },
+  [TP_STAGE_CHECK] = { { TP_STAGE_RUN, NO_STAGE, NO_STAGE }, tp_session_build_check },
   [TP_STAGE_EXPLAIN] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
-                         build_explain },
+                         tp_session_build_explain },
   [TP_STAGE_MEMORY] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
-                        build_memory },
+                        tp_session_build_memory },
   [TP_STAGE_MEMORY_SVG] = { { TP_STAGE_MEMORY, NO_STAGE, NO_STAGE },
-                            build_memory_svg },
+                            tp_session_build_memory_svg },
   [TP_STAGE_STEPS] = { { TP_STAGE_MEMORY, TP_STAGE_EXPLAIN, NO_STAGE },
                        tp_session_build_steps },
   [TP_STAGE_MEMORY_CHART] = { { TP_STAGE_MEMORY, NO_STAGE, NO_STAGE },
