@@ -9,9 +9,12 @@
  * Calling convention (all pointers are into the wasm heap, owned by the
  * caller unless said otherwise):
  *
- *   tp_wasm_read (source, source_len, target, observe, observe_len, exact)
+ *   tp_wasm_read (source, source_len, target, observe, observe_len, flags,
+ *                 remat, remat_len)
  *     target:  NUL-terminated name, or 0 for "the last scalar";
- *     observe: observe_len bytes of names, each ended by '\n'; 0 for none.
+ *     observe: observe_len bytes of names, each ended by '\n'; 0 for none;
+ *     flags:   1 exact, 2 optimize, 4 remat auto (TpChoices);
+ *     remat:   remat_len bytes of names to rematerialise, as observe.
  *   It compiles only (the engine is lazy: tp-engine.h); returns the
  *   engine's status (0 read, 1 refused, 2 out of memory).
  *   tp_wasm_json () / tp_wasm_json_length () then give the JSON (made on
@@ -61,7 +64,9 @@ int         tp_wasm_read        (const char *source,
                                  const char *target,
                                  char       *observe,
                                  size_t      observe_len,
-                                 int         exact);
+                                 int         flags,
+                                 char       *remat,
+                                 size_t      remat_len);
 const char *tp_wasm_json        (void);
 size_t      tp_wasm_json_length (void);
 const char *tp_wasm_reading     (int         which);
@@ -125,16 +130,44 @@ static const char no_memory_json[] =
   "\"spec_nodes\":0,\"gradient_nodes\":{},\"sources\":[],"
   "\"picture\":{\"reduced\":false},\"nodes\":[]}\n";
 
+/* Splits list (len bytes, each name ended by '\n') in place into names;
+ * returns how many. */
+static size_t
+split_names (char *list, size_t len, const char **names)
+{
+  size_t n = 0;
+
+  for (size_t start = 0, i = 0; list != NULL && i < len; i++)
+    if (list[i] == '\n')
+      {
+        list[i] = '\0';
+        if (i > start && n < TP_WASM_MAX_OBSERVE)
+          names[n++] = list + start;
+        start = i + 1;
+      }
+  return n;
+}
+
 EMSCRIPTEN_KEEPALIVE int
 tp_wasm_read (const char *source,
               size_t      source_len,
               const char *target,
               char       *observe,
               size_t      observe_len,
-              int         exact)
+              int         flags,
+              char       *remat,
+              size_t      remat_len)
 {
   const char *names[TP_WASM_MAX_OBSERVE];
-  TpChoices choices = { NULL, names, 0, exact != 0 };
+  const char *remat_names[TP_WASM_MAX_OBSERVE];
+  TpChoices choices = {
+    .target = NULL,
+    .observe = names,
+    .exact = (flags & 1) != 0,
+    .optimize = (flags & 2) != 0,
+    .remat = remat_names,
+    .remat_auto = (flags & 4) != 0,
+  };
   TpStatus status;
 
   tp_string_free (json);
@@ -150,15 +183,8 @@ tp_wasm_read (const char *source,
   if (target != NULL && target[0] != '\0')
     choices.target = target;
 
-  /* Split the observe list in place: every '\n' ends one name. */
-  for (size_t start = 0, i = 0; observe != NULL && i < observe_len; i++)
-    if (observe[i] == '\n')
-      {
-        observe[i] = '\0';
-        if (i > start && choices.n_observe < TP_WASM_MAX_OBSERVE)
-          names[choices.n_observe++] = observe + start;
-        start = i + 1;
-      }
+  choices.n_observe = split_names (observe, observe_len, names);
+  choices.n_remat = split_names (remat, remat_len, remat_names);
 
   if (session == NULL)
     session = tp_session_new ();
