@@ -21,8 +21,11 @@
 #include "tp-buf.h"
 #include "tp-engine.h"
 
-/* The readings that have maps: TP_READING_SPEC .. TP_READING_VALUES. */
+/* The readings that have maps: TP_READING_SPEC .. TP_READING_VALUES, at
+ * their own index; the forward reading's comes after them. */
 #define TP_MAP_READINGS (TP_READING_VALUES + 1)
+#define TP_MAP_FORWARD TP_MAP_READINGS
+#define TP_MAP_SLOTS (TP_MAP_READINGS + 1)
 
 typedef struct
 {

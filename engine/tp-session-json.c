@@ -45,6 +45,8 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_MEMORY_CHART] = "memory_chart",
   [TP_JSON_TRAIN_SETTINGS] = "train_settings",
   [TP_JSON_DEFAULTS] = "defaults",
+  [TP_JSON_FORWARD] = "forward",
+  [TP_JSON_JAX] = "jax",
 };
 
 const char *
@@ -143,6 +145,55 @@ put_str (char *p, const char *text)
   return n;
 }
 
+/* One reading's map: its lines and refs. */
+void
+tp_session_json_map (const TpMap *m, TpBuf *out)
+{
+  uint32_t n_lines = m != NULL ? m->n_lines : 0;
+  uint32_t n_refs = m != NULL ? m->n_refs : 0;
+
+  /* Each entry is formatted on the stack and appended once: a big
+   * program's map has hundreds of thousands. */
+  tp_buf_puts (out, "{\"lines\":[");
+  for (uint32_t k = 0; k < n_lines; k++)
+    {
+      char tmp[64];
+      size_t n = 0;
+      if (k > 0)
+        tmp[n++] = ',';
+      n += put_str (tmp + n, "{\"node\":");
+      n += put_node_or_null (tmp + n, m->lines[k].node);
+      n += put_str (tmp + n, ",\"role\":\"");
+      n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
+      n += put_str (tmp + n, "\"}");
+      tp_buf_append (out, tmp, n);
+    }
+  tp_buf_puts (out, "],\"refs\":[");
+  for (uint32_t k = 0; k < n_refs; k++)
+    {
+      const TpMapRefRec *f = &m->refs[k];
+      char tmp[80];
+      size_t n = 0;
+      if (k > 0)
+        tmp[n++] = ',';
+      tmp[n++] = '[';
+      n += put_u32 (tmp + n, f->line);
+      tmp[n++] = ',';
+      n += put_u32 (tmp + n, f->start);
+      tmp[n++] = ',';
+      n += put_u32 (tmp + n, f->end);
+      tmp[n++] = ',';
+      tmp[n++] = '"';
+      n += put_str (tmp + n, tp_session_token_names[f->klass]);
+      tmp[n++] = '"';
+      tmp[n++] = ',';
+      n += put_node_or_null (tmp + n, f->node);
+      tmp[n++] = ']';
+      tp_buf_append (out, tmp, n);
+    }
+  tp_buf_puts (out, "]}");
+}
+
 /* The "map" member: per text reading its lines and refs. */
 static void
 json_map_member (const TpSession *s, TpBuf *out)
@@ -150,51 +201,9 @@ json_map_member (const TpSession *s, TpBuf *out)
   tp_buf_putc (out, '{');
   for (int r = 0; r < TP_MAP_READINGS; r++)
     {
-      const TpMap *m = s->status == TP_STATUS_OK ? &s->maps[r] : NULL;
-      uint32_t n_lines = m != NULL ? m->n_lines : 0;
-      uint32_t n_refs = m != NULL ? m->n_refs : 0;
-
       tp_json_key (out, tp_reading_name ((TpReading) r), r == 0);
-      /* Each entry is formatted on the stack and appended once: a big
-       * program's map has hundreds of thousands. */
-      tp_buf_puts (out, "{\"lines\":[");
-      for (uint32_t k = 0; k < n_lines; k++)
-        {
-          char tmp[64];
-          size_t n = 0;
-          if (k > 0)
-            tmp[n++] = ',';
-          n += put_str (tmp + n, "{\"node\":");
-          n += put_node_or_null (tmp + n, m->lines[k].node);
-          n += put_str (tmp + n, ",\"role\":\"");
-          n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
-          n += put_str (tmp + n, "\"}");
-          tp_buf_append (out, tmp, n);
-        }
-      tp_buf_puts (out, "],\"refs\":[");
-      for (uint32_t k = 0; k < n_refs; k++)
-        {
-          const TpMapRefRec *f = &m->refs[k];
-          char tmp[80];
-          size_t n = 0;
-          if (k > 0)
-            tmp[n++] = ',';
-          tmp[n++] = '[';
-          n += put_u32 (tmp + n, f->line);
-          tmp[n++] = ',';
-          n += put_u32 (tmp + n, f->start);
-          tmp[n++] = ',';
-          n += put_u32 (tmp + n, f->end);
-          tmp[n++] = ',';
-          tmp[n++] = '"';
-          n += put_str (tmp + n, tp_session_token_names[f->klass]);
-          tmp[n++] = '"';
-          tmp[n++] = ',';
-          n += put_node_or_null (tmp + n, f->node);
-          tmp[n++] = ']';
-          tp_buf_append (out, tmp, n);
-        }
-      tp_buf_puts (out, "]}");
+      tp_session_json_map (s->status == TP_STATUS_OK ? &s->maps[r] : NULL,
+                           out);
     }
   tp_buf_putc (out, '}');
 }
@@ -778,6 +787,13 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
     json_train_settings (&w);
   if (member (&w, TP_JSON_DEFAULTS))
     json_defaults (&w);
+  if (member (&w, TP_JSON_FORWARD))
+    tp_session_json_forward (s, &out);
+  if (member (&w, TP_JSON_JAX))
+    {
+      const char *text = tp_session_reading (s, TP_READING_JAX);
+      tp_json_string (&out, text, strlen (text));
+    }
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);
@@ -822,7 +838,9 @@ char *
 tp_session_to_json_without_map (const TpSession *s)
 {
   return tp_session_to_json_members (s, TP_JSON_ALL
-                                        & ~TP_JSON_MEMBER (TP_JSON_MAP));
+                                        & ~TP_JSON_MEMBER (TP_JSON_MAP)
+                                        & ~TP_JSON_MEMBER (TP_JSON_FORWARD)
+                                        & ~TP_JSON_MEMBER (TP_JSON_JAX));
 }
 
 char *

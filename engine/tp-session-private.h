@@ -18,6 +18,7 @@
 #include "tp-chart.h"
 #include "tp-check.h"
 #include "tp-explain.h"
+#include "tp-forward.h"
 #include "tp-map.h"
 #include "tp-memory.h"
 #include "tp-parse.h"
@@ -52,6 +53,9 @@ typedef enum
   TP_STAGE_MEMORY_SVG,
   TP_STAGE_STEPS,         /* the step-through's sentences */
   TP_STAGE_MEMORY_CHART,  /* the memory chart's axes */
+  TP_STAGE_DIRECTION,     /* forward mode's direction */
+  TP_STAGE_FORWARD,       /* the tangent tape and the forward reading */
+  TP_STAGE_JAX,           /* the JAX program */
   TP_N_STAGES
 } TpStage;
 
@@ -63,7 +67,7 @@ struct _TpSession
   bool stage_interrupted;       /* set by a stage's builder */
   bool map_off;                 /* kept across compiles */
   uint64_t computed[TP_N_COMPUTATIONS];   /* kept across compiles */
-  TpMap maps[TP_MAP_READINGS];  /* their storage is kept across compiles */
+  TpMap maps[TP_MAP_SLOTS];     /* their storage is kept across compiles */
 
   TpArena arena;
   TpProgram prog;
@@ -116,6 +120,7 @@ struct _TpSession
   uint32_t n_step_texts;        /* at most TP_STEP_TEXTS */
   char *late_step;              /* a later step's, made when asked for */
   TpChartData memory_chart;     /* TP_STAGE_MEMORY_CHART */
+  TpForwardFacts fwd;           /* TP_STAGE_DIRECTION, TP_STAGE_FORWARD */
 };
 
 /* Computes stage (and what it stands on) unless it is computed already.
@@ -142,6 +147,14 @@ bool        tp_session_build_memory_chart (TpSession *s);
  * memory runs out. */
 bool        tp_session_read_settings (TpSession *s, const char *text,
                                       size_t len);
+
+/* Forward mode and the JAX program (tp-session-forward.c, tp-jax.c). */
+bool        tp_session_build_direction (TpSession *s);
+bool        tp_session_build_forward (TpSession *s);
+bool        tp_session_build_jax     (TpSession *s);
+void        tp_session_json_forward  (TpSession *s, TpBuf *out);
+/* One reading's map as the JSON's "map" writes it (NULL: empty). */
+void        tp_session_json_map      (const TpMap *map, TpBuf *out);
 
 extern const char *const tp_session_role_names[TP_N_ROLES];
 extern const char *const tp_session_token_names[TP_N_TOKENS];

@@ -66,7 +66,7 @@ tp_token_class_name (TpTokenClass klass)
 
 static const char *const reading_names[TP_N_READINGS] = {
   "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
-  "check", "explain", "memory",
+  "check", "explain", "memory", "forward", "jax",
 };
 
 /* The stage that makes each reading. */
@@ -81,6 +81,8 @@ static const TpStage reading_stage[TP_N_READINGS] = {
   [TP_READING_CHECK] = TP_STAGE_CHECK,
   [TP_READING_EXPLAIN] = TP_STAGE_EXPLAIN,
   [TP_READING_MEMORY] = TP_STAGE_MEMORY,
+  [TP_READING_FORWARD] = TP_STAGE_FORWARD,
+  [TP_READING_JAX] = TP_STAGE_JAX,
 };
 
 const char *
@@ -115,7 +117,7 @@ tp_session_new_with_allocator (const TpAllocator *allocator)
   memset (s, 0, sizeof *s);
   s->allocator = allocator;
   tp_arena_init (&s->arena);
-  for (int r = 0; r < TP_MAP_READINGS; r++)
+  for (int r = 0; r < TP_MAP_SLOTS; r++)
     tp_map_init (&s->maps[r]);
   return s;
 }
@@ -142,7 +144,7 @@ map_of (TpSession *s, TpReading r)
 static void
 empty_maps (TpSession *s)
 {
-  for (int r = 0; r < TP_MAP_READINGS; r++)
+  for (int r = 0; r < TP_MAP_SLOTS; r++)
     tp_map_empty (&s->maps[r]);
 }
 
@@ -154,7 +156,7 @@ session_reset (TpSession *s)
   TpInterrupt interrupt = s->interrupt;
   bool map_off = s->map_off;
   uint64_t works[TP_N_COMPUTATIONS];
-  TpMap maps[TP_MAP_READINGS];
+  TpMap maps[TP_MAP_SLOTS];
   TpArena arena;
 
   for (int r = 0; r < TP_N_READINGS; r++)
@@ -187,7 +189,7 @@ tp_session_free (TpSession *s)
   {
     TP_SESSION_ENTER (s);
     session_reset (s);
-    for (int r = 0; r < TP_MAP_READINGS; r++)
+    for (int r = 0; r < TP_MAP_SLOTS; r++)
       tp_map_clear (&s->maps[r]);
     TP_SESSION_LEAVE ();
   }
@@ -472,6 +474,11 @@ compile (TpSession *s, const char *source, size_t length,
   s->prog.want_spans = !s->map_off;
   s->have_prog = true;
   s->exact = choices != NULL && choices->exact;
+  if (choices != NULL && choices->direction != NULL
+      && (s->fwd.asked = tp_arena_strndup (&s->arena, choices->direction,
+                                           strlen (choices->direction)))
+         == NULL)
+    return out_of_memory (s);
   if (source == NULL)
     {
       source = "";
@@ -897,6 +904,12 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
                        tp_session_build_steps },
   [TP_STAGE_MEMORY_CHART] = { { TP_STAGE_MEMORY, NO_STAGE, NO_STAGE },
                               tp_session_build_memory_chart },
+  [TP_STAGE_DIRECTION] = { { NO_STAGE, NO_STAGE, NO_STAGE },
+                           tp_session_build_direction },
+  [TP_STAGE_FORWARD] = { { TP_STAGE_RUN, TP_STAGE_DIRECTION, NO_STAGE },
+                         tp_session_build_forward },
+  [TP_STAGE_JAX] = { { TP_STAGE_DIRECTION, NO_STAGE, NO_STAGE },
+                     tp_session_build_jax },
 };
 
 /* Memory ran out in a stage: the session says so until the next compile.
@@ -1065,11 +1078,12 @@ static const TpMap *
 map_get (const TpSession *cs, TpReading which)
 {
   TpSession *s = (TpSession *) cs;
+  int slot = (unsigned) which < TP_MAP_READINGS ? (int) which
+             : which == TP_READING_FORWARD ? TP_MAP_FORWARD : -1;
 
-  if ((unsigned) which >= TP_MAP_READINGS
-      || !tp_session_need (s, reading_stage[which]))
+  if (slot < 0 || !tp_session_need (s, reading_stage[which]))
     return NULL;
-  return &s->maps[which];
+  return &s->maps[slot];
 }
 
 size_t
@@ -1128,10 +1142,11 @@ bool
 tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
                        uint32_t at, TpMapRef *out)
 {
+  const TpMap *m = map_get (s, which);
   TpMapLine ml;
   uint32_t lo, hi;
 
-  if (!tp_session_map_line (s, which, line, &ml))
+  if (m == NULL || !tp_session_map_line (s, which, line, &ml))
     return false;
   /* The line's refs are in order and disjoint: the last one starting at
    * or before `at` is the only candidate. */
@@ -1140,7 +1155,7 @@ tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
   while (lo < hi)
     {
       uint32_t mid = lo + (hi - lo) / 2;
-      if (s->maps[which].refs[mid].start <= at)
+      if (m->refs[mid].start <= at)
         lo = mid + 1;
       else
         hi = mid;

@@ -45,6 +45,8 @@ typedef enum
   TP_COMPUTED_EXPLAIN,      /* the explain reading */
   TP_COMPUTED_MEMORY,       /* the memory reading's buffers */
   TP_COMPUTED_PICTURE,      /* the DOT */
+  TP_COMPUTED_FORWARD,      /* forward mode's tangent tape */
+  TP_COMPUTED_JAX,          /* the JAX program */
   TP_N_COMPUTATIONS
 } TpComputation;
 

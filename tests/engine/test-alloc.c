@@ -62,7 +62,7 @@ static gboolean
 compile_failing_at (const char *src, long n)
 {
   const char *observe[1] = { "error" };
-  TpChoices choices = { NULL, observe, 1, false };
+  TpChoices choices = { .target = NULL, .observe = observe, .n_observe = 1, .exact = false };
   TpSession *s;
   TpStatus st;
   char *json;
