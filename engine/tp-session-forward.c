@@ -269,10 +269,11 @@ put_verdict (TpSession *s, TpMap *map, TpBuf *out)
       f->cost_at = f->cost_len = 0;
       return;
     }
-  put_note (map, out, TP_MAP_NO_NODE, TP_ROLE_NOTE, "reverse mode: d ");
+  put_note (map, out, TP_MAP_NO_NODE, TP_ROLE_NOTE, "reverse mode: the "
+            "gradients' dot product with v, the sum of d ");
   tp_buf_puts (out, s->target_name);
-  tp_buf_puts (out, " / d p . v, the gradients' dot product with v (in "
-                    "double, in parameter and element order), is ");
+  tp_buf_puts (out, " / d p * v over every parameter element (in double, "
+                    "parameter by parameter, element by element), is ");
   put_number_ref (map, out, f->reverse, TP_MAP_NO_NODE);
   tp_buf_putc (out, '\n');
   put_note (map, out, TP_MAP_NO_NODE, TP_ROLE_NOTE, "");
@@ -282,15 +283,17 @@ put_verdict (TpSession *s, TpMap *map, TpBuf *out)
   else
     {
       char num[TP_SHORT_NUMBER_MAX];
-      tp_buf_puts (out, f->agrees ? "they agree: " : "they differ: ");
-      tp_buf_puts (out, "the difference ");
+      tp_buf_puts (out, f->agrees ? "they agree: " : "they disagree: ");
+      tp_buf_puts (out, "the two differ by ");
       tp_short_number (fabs ((double) fw->values[fw->tangent][0]
                              - f->reverse), num);
       tp_buf_puts (out, num);
-      tp_buf_puts (out, f->agrees ? " is within " : " is over ");
+      tp_buf_puts (out, f->agrees ? ", within the tolerance "
+                                  : ", over the tolerance ");
       tp_short_number (TP_FORWARD_TOLERANCE * f->scale, num);
       tp_buf_puts (out, num);
-      tp_buf_puts (out, ", 1e-4 of max(1, |tangent|, sum |g v|)");
+      tp_buf_puts (out, " (1e-4 times the largest of 1, |tangent| and "
+                        "sum |g * v|)");
     }
   f->verdict_len = out->len - f->verdict_at;
   tp_buf_putc (out, '\n');
@@ -313,16 +316,20 @@ put_verdict (TpSession *s, TpMap *map, TpBuf *out)
   tp_buf_grouped (out, f->work_backward);
   tp_buf_puts (out, "): ");
   if (f->work_forward < f->work_reverse)
-    tp_buf_puts (out, "forward mode is cheaper here, its passes cost less "
-                      "than the backward pass");
+    tp_buf_puts (out, fw->n_elements == 1
+                      ? "forward mode is cheaper here: its one tangent pass "
+                        "costs less than the backward pass"
+                      : "forward mode is cheaper here: its tangent passes "
+                        "together cost less than the backward pass");
   else if (f->work_forward == f->work_reverse)
     tp_buf_puts (out, "the two cost the same here");
+  else if (fw->n_elements > 1)
+    tp_buf_puts (out, "reverse mode is cheaper here: one backward pass "
+                      "gives every element's gradient, where forward mode "
+                      "needs a pass per element");
   else
-    {
-      tp_buf_puts (out, "reverse mode is cheaper here");
-      if (fw->n_elements > 1)
-        tp_buf_puts (out, ", one pass for every element at once");
-    }
+    tp_buf_puts (out, "reverse mode is cheaper here: its backward pass "
+                      "costs less than the tangent pass");
   f->cost_len = out->len - f->cost_at;
   tp_buf_putc (out, '\n');
 }
