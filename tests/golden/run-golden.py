@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 READINGS = ["spec", "derivative", "plan", "stablehlo", "values", "dot",
-            "summary", "check", "explain", "memory"]
+            "summary", "check", "explain", "memory", "forward", "jax"]
 
 
 def main():
