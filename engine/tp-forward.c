@@ -546,6 +546,85 @@ count_prefix (TpTape *copy, uint32_t n)
     }
 }
 
+/* The most nodes op's tangent rule records. */
+static uint32_t
+rule_nodes (TpOp op)
+{
+  switch (op)
+    {
+    case TP_OP_MAXIMUM:
+      return 6;
+    case TP_OP_LOG_SOFTMAX:
+    case TP_OP_LOG_SUM_EXP:
+      return 5;
+    case TP_OP_TANH:
+      return 4;
+    case TP_OP_MUL:
+    case TP_OP_DIV:
+    case TP_OP_COS:
+    case TP_OP_MATMUL:
+      return 3;
+    case TP_OP_SQRT:
+    case TP_OP_SIN:
+      return 2;
+    case TP_OP_LEAF:
+    case TP_OP_PARAMETER:
+    case TP_OP_INPUT:
+    case TP_OP_STEP:
+      return 0;
+    case TP_OP_ADD:
+    case TP_OP_SUB:
+    case TP_OP_NEG:
+    case TP_OP_EXP:
+    case TP_OP_LN:
+    case TP_OP_SUM:
+    case TP_OP_SUM_ALONG:
+    case TP_OP_BROADCAST:
+    case TP_OP_BROADCAST_ALONG:
+    case TP_OP_RESHAPE:
+    case TP_OP_PERMUTE:
+      return 1;
+    }
+  return 6;
+}
+
+/* Gives the copy columns of its own with room for every tangent node it
+ * can record (a bound from the rules of the nodes a parameter reaches),
+ * so that recording never grows them: grown, the arena would keep every
+ * smaller copy too. */
+static bool
+reserve (TpTape *t, const TpTape *tape, uint32_t spec_nodes, TpNode target,
+         const uint8_t *anc, const TpNode *wrt, uint32_t n_wrt)
+{
+  uint8_t *dep = tp_arena_calloc (t->arena, (size_t) spec_nodes + 1, 1);
+  uint64_t cap = (uint64_t) spec_nodes + n_wrt + 1;
+  size_t n = spec_nodes;
+
+  if (dep == NULL)
+    return false;
+  for (uint32_t k = 0; k < n_wrt; k++)
+    dep[wrt[k]] = 1;
+  for (TpNode i = 0; i <= target; i++)
+    {
+      uint32_t arity = tp_op_info[tape->op[i]].arity;
+      if (arity > 0)
+        dep[i] = dep[tape->arg[i][0]] || (arity > 1 && dep[tape->arg[i][1]]);
+      if (dep[i] && anc[i])
+        cap += rule_nodes ((TpOp) tape->op[i]);
+    }
+  if (cap > TP_LIMIT_NODES + 1)
+    cap = TP_LIMIT_NODES + 1;
+  t->op = tp_arena_grow (t->arena, tape->op, n, cap, sizeof *t->op);
+  t->arg = tp_arena_grow (t->arena, tape->arg, n, cap, sizeof *t->arg);
+  t->shape = tp_arena_grow (t->arena, tape->shape, n, cap, sizeof *t->shape);
+  t->attr = tp_arena_grow (t->arena, tape->attr, n, cap, sizeof *t->attr);
+  t->payload = tp_arena_grow (t->arena, tape->payload, n, cap,
+                              sizeof *t->payload);
+  t->cap = (uint32_t) cap;
+  return t->op != NULL && t->arg != NULL && t->shape != NULL
+         && t->attr != NULL && t->payload != NULL;
+}
+
 /* Runs the tangent nodes, reading the program's values. */
 static bool
 run_tangent (TpForward *f, float *const *values, TpArena *arena)
@@ -625,6 +704,8 @@ tp_forward_build (TpForward *f, const TpTape *tape, uint32_t spec_nodes,
   for (uint32_t k = 0; k < n_wrt; k++)
     f->n_elements += tp_shape_volume (&t->shape[wrt[k]]);
 
+  if (!reserve (t, tape, spec_nodes, target, anc, wrt, n_wrt))
+    return false;
   /* Each parameter's tangent: a Leaf holding its part of the direction. */
   for (uint32_t k = 0; k < n_wrt; k++)
     {

@@ -89,9 +89,11 @@ typedef struct
   uint64_t work_reverse;    /* and by reverse mode */
   size_t verdict_at, verdict_len;   /* sentences within the reading */
   size_t cost_at, cost_len;
-  const char *steps;        /* per tangent node its sentence ... */
+  const char *steps;        /* the first TP_STEP_TEXTS sentences ... */
   uint32_t *step_at;        /* ... k's at [step_at[k], step_at[k + 1]) */
-  uint32_t n_steps;
+  uint32_t n_step_texts;
+  uint32_t n_steps;         /* one per tangent node */
+  char *late_step;          /* a later one, made when asked for */
 } TpForwardFacts;
 
 /* Fills d with the direction asked for: NULL or "" for the seeded one,

@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp-lex.h"
-
 /* The most source elements the program writes out. */
 #define TP_JAX_ELEMENTS (UINT64_C (1) << 20)
 
@@ -557,34 +555,6 @@ put_line (TpBuf *out, const char *text)
   tp_buf_putc (out, '\n');
 }
 
-/* The program's own text, as comments. */
-static void
-put_source (const TpSession *s, TpBuf *out)
-{
-  const char *at = s->source, *end = s->source + s->source_len;
-
-  if (s->source == NULL)
-    return;
-  put_line (out, "#");
-  put_line (out, "# The program, as topos read it:");
-  while (at < end)
-    {
-      const char *nl = memchr (at, '\n', (size_t) (end - at));
-      const char *stop = nl != NULL ? nl : end;
-      tp_buf_puts (out, stop > at ? "#   " : "#");
-      while (at < stop)
-        {
-          /* a carriage return is blank space (D10) */
-          if (*at == '\r')
-            at++;
-          else
-            at += tp_lex_put_char (at, (size_t) (stop - at), out);
-        }
-      tp_buf_putc (out, '\n');
-      at = stop + 1;
-    }
-}
-
 /* Statement k's line(s) in the function's body. */
 static bool
 put_statement (Jax *j, uint32_t k, TpNode *next)
@@ -623,16 +593,11 @@ put_statement (Jax *j, uint32_t k, TpNode *next)
         tp_buf_putc (out, '\n');
         j->arg[m] = tmp;
       }
-  tp_buf_puts (out, "    ");
-  if (t->op[root] == TP_OP_PARAMETER && root >= j->start
-      && j->arg[root] == py && j->bound[j->id[k]] == NONE)
+  /* a parameter's own statement is the function's argument */
+  if (!(t->op[root] == TP_OP_PARAMETER && root >= j->start
+        && j->arg[root] == py && j->bound[j->id[k]] == NONE))
     {
-      tp_buf_puts (out, "# ");
-      tp_buf_puts (out, py);
-      tp_buf_puts (out, " is a parameter: an argument of program\n");
-    }
-  else
-    {
+      tp_buf_puts (out, "    ");
       tp_buf_puts (out, py);
       tp_buf_puts (out, " = ");
       put_expr (j, root, LEVEL_ADD);
@@ -743,7 +708,6 @@ put_program (Jax *j)
   put_line (out, "# forward reading's direction (jax.jvp).  Every source "
                  "holds the engine's own");
   put_line (out, "# f32 values, written so that they read back exactly.");
-  put_source (s, out);
   put_line (out, "#");
   put_line (out, "# The StableHLO JAX makes of it, to set beside topos's "
                  "stablehlo reading:");
@@ -775,6 +739,9 @@ put_program (Jax *j)
       tp_buf_puts (out, j->arg[s->wrt[k]]);
     }
   tp_buf_puts (out, "):\n");
+  if (s->n_wrt > 0)
+    put_line (out, "    # the parameters' statements are the function's "
+                   "arguments");
   for (uint32_t k = 0; k < p->n_stmts && !out->failed; k++)
     if (!put_statement (j, k, &next))
       out->failed = true;
@@ -866,6 +833,6 @@ tp_session_build_jax (TpSession *s)
     out.failed = true;
   else
     put_program (&j);
-  s->readings[TP_READING_JAX] = tp_buf_steal (&out);
+  s->readings[TP_READING_JAX] = tp_session_steal_exact (&out);
   return s->readings[TP_READING_JAX] != NULL;
 }

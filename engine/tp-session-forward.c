@@ -25,6 +25,23 @@ mul_sat (uint64_t a, uint64_t b)
   return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
+/* The buffer's text in a block of its own size: a reading is kept until
+ * the next compile, and a buffer holds up to twice its text. */
+char *
+tp_session_steal_exact (TpBuf *out)
+{
+  size_t len = out->len;
+  char *text = tp_buf_steal (out);
+  char *exact;
+
+  if (text == NULL)
+    return NULL;
+  exact = tp_realloc (text, len + 1);
+  if (exact == NULL)
+    tp_free (text);
+  return exact;
+}
+
 /* Every parameter's display name (D9), the gradients' or not. */
 static const char **
 parameter_names (TpSession *s)
@@ -58,16 +75,16 @@ tp_session_build_direction (TpSession *s)
 }
 
 /* The backward pass's work: the nodes differentiate appended that the
- * gradients are computed from. */
-static uint64_t
-backward_work (const TpSession *s)
+ * gradients are computed from.  False when memory runs out. */
+static bool
+backward_work (const TpSession *s, uint64_t *out)
 {
   const TpTape *t = &s->prog.tape;
   uint8_t *need = tp_malloc ((size_t) t->len + 1);
   uint64_t work = 0;
 
   if (need == NULL)
-    return UINT64_MAX;
+    return false;
   memset (need, 0, (size_t) t->len + 1);
   for (uint32_t k = 0; k < s->n_wrt; k++)
     need[s->grads[k]] = 1;
@@ -79,13 +96,14 @@ backward_work (const TpSession *s)
           need[t->arg[i][k]] = 1;
       }
   tp_free (need);
-  return work;
+  *out = work;
+  return true;
 }
 
 /* The tangent against the gradients' dot product with the direction:
  * parameter by parameter in declaration order, element by element in
  * row-major order, each product and sum in double. */
-static void
+static bool
 compare (TpSession *s)
 {
   TpForwardFacts *f = &s->fwd;
@@ -96,7 +114,7 @@ compare (TpSession *s)
   f->work_forward = add_sat (fw->work_program,
                              mul_sat (fw->n_elements, fw->work_tangent));
   if (!f->compared)
-    return;
+    return true;
   for (uint32_t k = 0; k < s->n_wrt; k++)
     {
       const float *g = s->values[s->grads[k]];
@@ -114,8 +132,10 @@ compare (TpSession *s)
   f->finite = isfinite (t) && isfinite (sum) && isfinite (size);
   f->scale = fmax (1.0, fmax (fabs (t), size));
   f->agrees = f->finite && fabs (t - sum) <= TP_FORWARD_TOLERANCE * f->scale;
-  f->work_backward = backward_work (s);
+  if (!backward_work (s, &f->work_backward))
+    return false;
   f->work_reverse = add_sat (fw->work_program, f->work_backward);
+  return true;
 }
 
 /* {==== the reading ====} */
@@ -387,7 +407,7 @@ take:
       tp_buf_clear (&out);
       return false;
     }
-  s->readings[TP_READING_FORWARD] = tp_buf_steal (&out);
+  s->readings[TP_READING_FORWARD] = tp_session_steal_exact (&out);
   return s->readings[TP_READING_FORWARD] != NULL;
 }
 
@@ -462,7 +482,8 @@ static bool
 build_steps (TpSession *s)
 {
   TpForwardFacts *f = &s->fwd;
-  uint32_t n = f->tape.limited ? 0 : f->tape.tape.len - s->spec_nodes;
+  uint32_t all = f->tape.limited ? 0 : f->tape.tape.len - s->spec_nodes;
+  uint32_t n = all < TP_STEP_TEXTS ? all : TP_STEP_TEXTS;
   TpBuf out;
 
   f->step_at = tp_arena_alloc (&s->arena, ((size_t) n + 1)
@@ -476,7 +497,8 @@ build_steps (TpSession *s)
       put_step (s, &out, k);
     }
   f->step_at[n] = (uint32_t) out.len;
-  f->n_steps = n;
+  f->n_step_texts = n;
+  f->n_steps = all;
   f->steps = out.failed ? NULL
              : tp_arena_strndup (&s->arena, out.data != NULL ? out.data : "",
                                  out.len);
@@ -496,8 +518,7 @@ tp_session_build_forward (TpSession *s)
                              s->target, s->wrt, s->n_wrt, &f->direction,
                              s->values, &s->arena))
         return false;
-      compare (s);
-      if (!build_steps (s))
+      if (!compare (s) || !build_steps (s))
         return false;
     }
   return build_reading (s);
@@ -549,8 +570,25 @@ tp_session_forward_step_text (const TpSession *cs, size_t k, size_t *length)
 
   if (k >= tp_session_forward_n_steps (s))
     return NULL;
-  *length = f->step_at[k + 1] - f->step_at[k];
-  return f->steps + f->step_at[k];
+  if (k < f->n_step_texts)
+    {
+      *length = f->step_at[k + 1] - f->step_at[k];
+      return f->steps + f->step_at[k];
+    }
+  {
+    /* a later step: made now, kept until the next such ask */
+    TpBuf out;
+    TP_SESSION_ENTER (s);
+    tp_buf_init (&out);
+    put_step (s, &out, (uint32_t) k);
+    tp_free (s->fwd.late_step);
+    s->fwd.late_step = tp_buf_steal (&out);
+    TP_SESSION_LEAVE ();
+  }
+  if (s->fwd.late_step == NULL)
+    return NULL;
+  *length = strlen (s->fwd.late_step);
+  return s->fwd.late_step;
 }
 
 const float *
@@ -651,11 +689,14 @@ tp_session_json_forward (TpSession *s, TpBuf *out)
                         : why->role == TP_PROVENANCE_RULE ? ",\"role\":\"rule\""
                         : ",\"role\":\"unreached\"");
       tp_buf_puts (out, ",\"text\":");
-      tp_json_string (out, f->steps + f->step_at[k],
-                      f->step_at[k + 1] - f->step_at[k]);
+      /* the first TP_STEP_TEXTS sentences, as "steps" has them; a later
+       * one is asked for */
+      if (k < f->n_step_texts)
+        tp_json_string (out, f->steps + f->step_at[k],
+                        f->step_at[k + 1] - f->step_at[k]);
+      else
+        tp_buf_puts (out, "null");
       tp_buf_putc (out, '}');
     }
-  tp_buf_puts (out, "],\"map\":");
-  tp_session_json_map (s->map_off ? NULL : &s->maps[TP_MAP_FORWARD], out);
-  tp_buf_putc (out, '}');
+  tp_buf_puts (out, "]}");
 }

@@ -145,55 +145,6 @@ put_str (char *p, const char *text)
   return n;
 }
 
-/* One reading's map: its lines and refs. */
-void
-tp_session_json_map (const TpMap *m, TpBuf *out)
-{
-  uint32_t n_lines = m != NULL ? m->n_lines : 0;
-  uint32_t n_refs = m != NULL ? m->n_refs : 0;
-
-  /* Each entry is formatted on the stack and appended once: a big
-   * program's map has hundreds of thousands. */
-  tp_buf_puts (out, "{\"lines\":[");
-  for (uint32_t k = 0; k < n_lines; k++)
-    {
-      char tmp[64];
-      size_t n = 0;
-      if (k > 0)
-        tmp[n++] = ',';
-      n += put_str (tmp + n, "{\"node\":");
-      n += put_node_or_null (tmp + n, m->lines[k].node);
-      n += put_str (tmp + n, ",\"role\":\"");
-      n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
-      n += put_str (tmp + n, "\"}");
-      tp_buf_append (out, tmp, n);
-    }
-  tp_buf_puts (out, "],\"refs\":[");
-  for (uint32_t k = 0; k < n_refs; k++)
-    {
-      const TpMapRefRec *f = &m->refs[k];
-      char tmp[80];
-      size_t n = 0;
-      if (k > 0)
-        tmp[n++] = ',';
-      tmp[n++] = '[';
-      n += put_u32 (tmp + n, f->line);
-      tmp[n++] = ',';
-      n += put_u32 (tmp + n, f->start);
-      tmp[n++] = ',';
-      n += put_u32 (tmp + n, f->end);
-      tmp[n++] = ',';
-      tmp[n++] = '"';
-      n += put_str (tmp + n, tp_session_token_names[f->klass]);
-      tmp[n++] = '"';
-      tmp[n++] = ',';
-      n += put_node_or_null (tmp + n, f->node);
-      tmp[n++] = ']';
-      tp_buf_append (out, tmp, n);
-    }
-  tp_buf_puts (out, "]}");
-}
-
 /* The "map" member: per text reading its lines and refs. */
 static void
 json_map_member (const TpSession *s, TpBuf *out)
@@ -201,9 +152,51 @@ json_map_member (const TpSession *s, TpBuf *out)
   tp_buf_putc (out, '{');
   for (int r = 0; r < TP_MAP_READINGS; r++)
     {
+      const TpMap *m = s->status == TP_STATUS_OK ? &s->maps[r] : NULL;
+      uint32_t n_lines = m != NULL ? m->n_lines : 0;
+      uint32_t n_refs = m != NULL ? m->n_refs : 0;
+
       tp_json_key (out, tp_reading_name ((TpReading) r), r == 0);
-      tp_session_json_map (s->status == TP_STATUS_OK ? &s->maps[r] : NULL,
-                           out);
+      /* Each entry is formatted on the stack and appended once: a big
+       * program's map has hundreds of thousands. */
+      tp_buf_puts (out, "{\"lines\":[");
+      for (uint32_t k = 0; k < n_lines; k++)
+        {
+          char tmp[64];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          n += put_str (tmp + n, "{\"node\":");
+          n += put_node_or_null (tmp + n, m->lines[k].node);
+          n += put_str (tmp + n, ",\"role\":\"");
+          n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
+          n += put_str (tmp + n, "\"}");
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "],\"refs\":[");
+      for (uint32_t k = 0; k < n_refs; k++)
+        {
+          const TpMapRefRec *f = &m->refs[k];
+          char tmp[80];
+          size_t n = 0;
+          if (k > 0)
+            tmp[n++] = ',';
+          tmp[n++] = '[';
+          n += put_u32 (tmp + n, f->line);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->start);
+          tmp[n++] = ',';
+          n += put_u32 (tmp + n, f->end);
+          tmp[n++] = ',';
+          tmp[n++] = '"';
+          n += put_str (tmp + n, tp_session_token_names[f->klass]);
+          tmp[n++] = '"';
+          tmp[n++] = ',';
+          n += put_node_or_null (tmp + n, f->node);
+          tmp[n++] = ']';
+          tp_buf_append (out, tmp, n);
+        }
+      tp_buf_puts (out, "]}");
     }
   tp_buf_putc (out, '}');
 }

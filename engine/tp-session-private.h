@@ -153,8 +153,8 @@ bool        tp_session_build_direction (TpSession *s);
 bool        tp_session_build_forward (TpSession *s);
 bool        tp_session_build_jax     (TpSession *s);
 void        tp_session_json_forward  (TpSession *s, TpBuf *out);
-/* One reading's map as the JSON's "map" writes it (NULL: empty). */
-void        tp_session_json_map      (const TpMap *map, TpBuf *out);
+/* The buffer's text, reallocated to its size; NULL when it failed. */
+char       *tp_session_steal_exact   (TpBuf *out);
 
 extern const char *const tp_session_role_names[TP_N_ROLES];
 extern const char *const tp_session_token_names[TP_N_TOKENS];

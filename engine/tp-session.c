@@ -165,6 +165,7 @@ session_reset (TpSession *s)
   tp_free (s->memory_svg);
   tp_free (s->step_text);
   tp_free (s->late_step);
+  tp_free (s->fwd.late_step);
   empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
