@@ -20,9 +20,11 @@
 
 static const char usage[] =
   "usage: topos [--reading spec|derivative|plan|stablehlo|values|dot|summary|\n"
-  "                        check|explain|memory|optimized|fusion|train]...\n"
+  "                        check|explain|memory|optimized|fusion|forward|jax|\n"
+  "                        train]...\n"
   "             [--all] [--json[=MEMBER,...]] [--target NAME] [--observe NAME]...\n"
   "             [--exact] [--optimize] [--remat NAME[,NAME...]|auto]\n"
+  "             [--direction NAME|NAME[i,j]]\n"
   "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
@@ -38,6 +40,8 @@ static const char usage[] =
   "the plan and what is made from it, never a value.\n"
   "--train runs STEPS steps of gradient descent on the parameters and prints\n"
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
+  "--direction picks forward mode's direction: 1 at the first element of\n"
+  "parameter NAME, or at NAME[i, j]; the seeded one without it.\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
 
 /* Reads a comma-separated list of JSON member names into *members;
@@ -176,7 +180,8 @@ main (int argc, char **argv)
   const char *observe[MAX_OBSERVE];
   const char *remat[MAX_OBSERVE];
   char *remat_list = NULL;
-  TpChoices choices = { NULL, observe, 0, false, false, remat, 0, false };
+  TpChoices choices = { .target = NULL, .observe = observe, .n_observe = 0,
+                        .exact = false, .remat = remat };
   TpReading readings[TP_N_READINGS];
   size_t n_readings = 0;
   uint64_t members = TP_JSON_ALL;
@@ -250,7 +255,8 @@ main (int argc, char **argv)
                || strcmp (a, "--png") == 0 || strcmp (a, "--memory-svg") == 0
                || strcmp (a, "--train") == 0
                || strcmp (a, "--learning-rate") == 0
-               || strcmp (a, "--train-svg") == 0)
+               || strcmp (a, "--train-svg") == 0
+               || strcmp (a, "--direction") == 0)
         {
           if (i + 1 >= argc)
             return usage_error ("missing value after", a);
@@ -282,6 +288,8 @@ main (int argc, char **argv)
             memory_path = argv[i + 1];
           else if (strcmp (a, "--target") == 0)
             choices.target = argv[i + 1];
+          else if (strcmp (a, "--direction") == 0)
+            choices.direction = argv[i + 1];
           else
             {
               if (choices.n_observe == MAX_OBSERVE)

@@ -41,7 +41,7 @@ tp_buf_reserve (TpBuf *buf, size_t extra)
     }
   want = buf->cap < 256 ? 256 : buf->cap;
   while (want - buf->len <= extra)
-    want *= 2;
+    want += want / 2;
   p = tp_realloc (buf->data, want);
   if (p == NULL)
     {

@@ -48,6 +48,8 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_OPTIMIZED] = "optimized",
   [TP_JSON_FUSION] = "fusion",
   [TP_JSON_REMAT] = "remat",
+  [TP_JSON_FORWARD] = "forward",
+  [TP_JSON_JAX] = "jax",
 };
 
 const char *
@@ -861,6 +863,13 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
     tp_session_json_fusion (s, &out);
   if (member (&w, TP_JSON_REMAT))
     tp_session_json_remat (s, &out);
+  if (member (&w, TP_JSON_FORWARD))
+    tp_session_json_forward (s, &out);
+  if (member (&w, TP_JSON_JAX))
+    {
+      const char *text = tp_session_reading (s, TP_READING_JAX);
+      tp_json_string (&out, text, strlen (text));
+    }
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);
@@ -909,7 +918,9 @@ char *
 tp_session_to_json_without_map (const TpSession *s)
 {
   return tp_session_to_json_members (s, TP_JSON_ALL
-                                        & ~TP_JSON_MEMBER (TP_JSON_MAP));
+                                        & ~TP_JSON_MEMBER (TP_JSON_MAP)
+                                        & ~TP_JSON_MEMBER (TP_JSON_FORWARD)
+                                        & ~TP_JSON_MEMBER (TP_JSON_JAX));
 }
 
 char *

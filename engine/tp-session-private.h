@@ -19,6 +19,7 @@
 #include "tp-check.h"
 #include "tp-explain.h"
 #include "tp-fusion.h"
+#include "tp-forward.h"
 #include "tp-map.h"
 #include "tp-memory.h"
 #include "tp-optimize.h"
@@ -61,6 +62,9 @@ typedef enum
   TP_STAGE_FUSION_TEXT,   /* their reading and map */
   TP_STAGE_REMAT,         /* the rematerialisation's candidates (with
                              --remat, made with the plan) */
+  TP_STAGE_DIRECTION,     /* forward mode's direction */
+  TP_STAGE_FORWARD,       /* the tangent tape and the forward reading */
+  TP_STAGE_JAX,           /* the JAX program */
   TP_N_STAGES
 } TpStage;
 
@@ -138,6 +142,7 @@ struct _TpSession
   char *fusion_sentence;
   TpRemat remat;                /* TP_STAGE_REMAT (or TP_STAGE_LOWER) */
   char *remat_sentence;
+  TpForwardFacts fwd;           /* TP_STAGE_DIRECTION, TP_STAGE_FORWARD */
 };
 
 /* Whether reading r has a map (TP_MAP_READINGS and the passes'). */
@@ -145,7 +150,7 @@ static inline bool
 tp_reading_has_map (TpReading r)
 {
   return (int) r < TP_MAP_READINGS || r == TP_READING_OPTIMIZED
-         || r == TP_READING_FUSION;
+         || r == TP_READING_FUSION || r == TP_READING_FORWARD;
 }
 
 /* Computes stage (and what it stands on) unless it is computed already.
@@ -231,6 +236,14 @@ bool        tp_session_build_memory_chart (TpSession *s);
  * memory runs out. */
 bool        tp_session_read_settings (TpSession *s, const char *text,
                                       size_t len);
+
+/* Forward mode and the JAX program (tp-session-forward.c, tp-jax.c). */
+bool        tp_session_build_direction (TpSession *s);
+bool        tp_session_build_forward (TpSession *s);
+bool        tp_session_build_jax     (TpSession *s);
+void        tp_session_json_forward  (TpSession *s, TpBuf *out);
+/* The buffer's text, reallocated to its size; NULL when it failed. */
+char       *tp_session_steal_exact   (TpBuf *out);
 
 extern const char *const tp_session_role_names[TP_N_ROLES];
 extern const char *const tp_session_token_names[TP_N_TOKENS];

@@ -66,7 +66,7 @@ tp_token_class_name (TpTokenClass klass)
 
 static const char *const reading_names[TP_N_READINGS] = {
   "spec", "derivative", "plan", "stablehlo", "values", "dot", "summary",
-  "check", "explain", "memory", "optimized", "fusion",
+  "check", "explain", "memory", "optimized", "fusion", "forward", "jax",
 };
 
 /* The stage that makes each reading. */
@@ -83,6 +83,8 @@ static const TpStage reading_stage[TP_N_READINGS] = {
   [TP_READING_MEMORY] = TP_STAGE_MEMORY,
   [TP_READING_OPTIMIZED] = TP_STAGE_OPTIMIZED,
   [TP_READING_FUSION] = TP_STAGE_FUSION_TEXT,
+  [TP_READING_FORWARD] = TP_STAGE_FORWARD,
+  [TP_READING_JAX] = TP_STAGE_JAX,
 };
 
 const char *
@@ -167,6 +169,7 @@ session_reset (TpSession *s)
   tp_free (s->late_step);
   tp_free (s->fusion_sentence);
   tp_free (s->remat_sentence);
+  tp_free (s->fwd.late_step);
   empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
@@ -480,6 +483,11 @@ compile (TpSession *s, const char *source, size_t length,
   s->optimize = choices != NULL && choices->optimize;
   s->remat_auto = choices != NULL && choices->remat_auto;
   s->remat_on = s->remat_auto || (choices != NULL && choices->n_remat > 0);
+  if (choices != NULL && choices->direction != NULL
+      && (s->fwd.asked = tp_arena_strndup (&s->arena, choices->direction,
+                                           strlen (choices->direction)))
+         == NULL)
+    return out_of_memory (s);
   if (source == NULL)
     {
       source = "";
@@ -590,6 +598,12 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
                              tp_session_build_fusion_text },
   [TP_STAGE_REMAT] = { { TP_STAGE_LOWER, NO_STAGE, NO_STAGE },
                        tp_session_build_remat },
+  [TP_STAGE_DIRECTION] = { { NO_STAGE, NO_STAGE, NO_STAGE },
+                           tp_session_build_direction },
+  [TP_STAGE_FORWARD] = { { TP_STAGE_RUN, TP_STAGE_DIRECTION, NO_STAGE },
+                         tp_session_build_forward },
+  [TP_STAGE_JAX] = { { TP_STAGE_DIRECTION, NO_STAGE, NO_STAGE },
+                     tp_session_build_jax },
 };
 
 /* Memory ran out in a stage: the session says so until the next compile.
@@ -839,10 +853,11 @@ bool
 tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
                        uint32_t at, TpMapRef *out)
 {
+  const TpMap *m = map_get (s, which);
   TpMapLine ml;
   uint32_t lo, hi;
 
-  if (!tp_session_map_line (s, which, line, &ml))
+  if (m == NULL || !tp_session_map_line (s, which, line, &ml))
     return false;
   /* The line's refs are in order and disjoint: the last one starting at
    * or before `at` is the only candidate. */
@@ -851,7 +866,7 @@ tp_session_map_ref_at (const TpSession *s, TpReading which, size_t line,
   while (lo < hi)
     {
       uint32_t mid = lo + (hi - lo) / 2;
-      if (s->maps[which].refs[mid].start <= at)
+      if (m->refs[mid].start <= at)
         lo = mid + 1;
       else
         hi = mid;

@@ -771,7 +771,7 @@ params_at (TpTrain *t, uint32_t k)
         }
       if (t->replay == NULL)
         {
-          TpChoices choices = { t->target_name, NULL, 0, t->exact, false, NULL, 0, false };
+          TpChoices choices = { .target = t->target_name, .exact = t->exact };
           t->replay = tp_session_new_with_allocator (t->allocator);
           if (t->replay == NULL
               || tp_session_compile (t->replay, t->source, t->source_len,

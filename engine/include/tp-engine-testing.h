@@ -49,6 +49,8 @@ typedef enum
   TP_COMPUTED_FUSION,       /* the kernels */
   TP_COMPUTED_REMAT,        /* the rematerialisation's candidates or
                                schedule */
+  TP_COMPUTED_FORWARD,      /* forward mode's tangent tape */
+  TP_COMPUTED_JAX,          /* the JAX program */
   TP_N_COMPUTATIONS
 } TpComputation;
 

@@ -43,6 +43,8 @@ typedef enum
   TP_READING_MEMORY,    /* ours: the plan's buffers */
   TP_READING_OPTIMIZED, /* ours: the exact rewrites, made and refused */
   TP_READING_FUSION,    /* ours: the plan's steps grouped into kernels */
+  TP_READING_FORWARD,   /* ours: forward mode, the tangent tape */
+  TP_READING_JAX,       /* ours: the same program in JAX */
   TP_N_READINGS
 } TpReading;
 
@@ -76,6 +78,10 @@ typedef struct
   const char *const *remat;
   size_t n_remat;
   bool remat_auto;
+  /* forward mode's direction: NULL or "" for the seeded one, "NAME" for
+   * 1 at the first element of that parameter, "NAME[i, j]" at that
+   * element (docs/language.md, forward) */
+  const char *direction;
 } TpChoices;
 
 /* One entry per statement, in statement order, duplicates included. */
@@ -244,9 +250,9 @@ typedef struct
   uint32_t gradient;
 } TpGradient;
 
-/* TP_READING_SPEC .. TP_READING_VALUES, TP_READING_OPTIMIZED and
- * TP_READING_FUSION have maps; the others (and a session without a map)
- * have 0 lines and 0 refs. */
+/* TP_READING_SPEC .. TP_READING_VALUES, TP_READING_OPTIMIZED,
+ * TP_READING_FUSION and TP_READING_FORWARD have maps; the others (and a
+ * session without a map) have 0 lines and 0 refs. */
 size_t         tp_session_map_n_lines (const TpSession *session,
                                        TpReading which);
 size_t         tp_session_map_n_refs  (const TpSession *session,
@@ -653,13 +659,57 @@ char          *tp_session_to_json_with_train (const TpSession *session,
                                               const TpTrain *train);
 void           tp_train_free         (TpTrain *train);
 
+/* {==== forward mode ====}
+ *
+ * The forward reading's facts (docs/language.md, forward): its tangent
+ * tape is the program's nodes, numbered as everywhere, then the tangent
+ * nodes [first, end), numbered after the spec's nodes as differentiate's
+ * are (the same numbers, other nodes: they index the forward reading's
+ * map, tp_session_forward_value and the tangent step-through). */
+typedef struct
+{
+  uint32_t first;             /* the tangent nodes: [first, end) */
+  uint32_t end;
+  uint32_t tangent;           /* the target's tangent node, TP_MAP_NO_NODE
+                                 when a limit stopped the recording */
+  bool one_hot;               /* the direction is one element's */
+  const char *direction_error;  /* why the direction asked for was not
+                                   used, or NULL; borrowed */
+  bool compared;              /* a reverse-mode gradient to compare with */
+  double reverse;             /* the gradients' dot product with v */
+  bool agrees;                /* within the documented tolerance */
+  uint64_t work_forward;      /* the whole gradient by forward mode */
+  uint64_t work_reverse;      /* and by reverse mode (0 when not compared) */
+  const char *verdict;        /* the sentences, borrowed, not NUL-terminated */
+  size_t verdict_length;
+  const char *cost;
+  size_t cost_length;
+} TpForwardSummary;
+
+/* False when refused, out of memory or there is no parameter. */
+bool           tp_session_forward    (const TpSession *session,
+                                      TpForwardSummary *out);
+/* The tangent step-through: one step per tangent node, in order; step k's
+ * sentence ("tangent step 3 of 5: node 8 Mul, the tangent rule of node 5
+ * Mul (loss): ta * b, ...; gives 8"), borrowed, not NUL-terminated; NULL
+ * when k is out of range.  Step k computes node first + k. */
+size_t         tp_session_forward_n_steps (const TpSession *session);
+const char    *tp_session_forward_step_text (const TpSession *session,
+                                             size_t k, size_t *length);
+/* A node's value on the tangent tape (a program node's, or a tangent
+ * node's), as tp_session_node_value gives one; NULL out of range. */
+const float   *tp_session_forward_value (const TpSession *session,
+                                         uint32_t node, uint32_t *rank,
+                                         const uint32_t **dims);
+
 /* The JSON object with every reading, or NULL when memory runs out; the
  * caller frees it with tp_string_free. */
 char          *tp_session_to_json    (const TpSession *session);
 /* The same object without its "map" member (every other member's bytes
  * as there), for a front end that takes the maps through
  * tp_session_map_line and tp_session_map_ref: the map is most of a big
- * program's JSON. */
+ * program's JSON.  Nor "forward" and "jax", which a front end asks for
+ * with tp_session_to_json_members when it shows them. */
 char          *tp_session_to_json_without_map (const TpSession *session);
 
 /* {==== the JSON's members ====}
@@ -703,6 +753,8 @@ typedef enum
   TP_JSON_OPTIMIZED,
   TP_JSON_FUSION,
   TP_JSON_REMAT,
+  TP_JSON_FORWARD,
+  TP_JSON_JAX,
   TP_N_JSON_MEMBERS
 } TpJsonMember;
 

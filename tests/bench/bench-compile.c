@@ -103,7 +103,7 @@ measure (const char *src, size_t len, double med[N_FIGURES],
   enum { MAX_REPS = 2001 };
   static double samples[N_FIGURES][MAX_REPS];
   TpSession *s = tp_session_new ();
-  TpChoices choices = { NULL, NULL, 0, false, false, NULL, 0, false };
+  TpChoices choices = { .target = NULL };
   double start = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
   int reps = 0;
 

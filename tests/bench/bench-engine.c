@@ -16,7 +16,7 @@
 static double
 time_compile (TpSession *s, const char *src, size_t len, const char *target)
 {
-  TpChoices c = { target, NULL, 0, false, false, NULL, 0, false };
+  TpChoices c = { .target = target };
   double best[15];
   int reps = 15;
 

@@ -74,7 +74,7 @@ static TpSession *
 compile (TpSession *s, const char *src, size_t len, bool remat_auto,
          double *seconds)
 {
-  TpChoices c = { NULL, NULL, 0, false, false, NULL, 0, remat_auto };
+  TpChoices c = { .remat_auto = remat_auto };
   double t0 = bench_seconds (CLOCK_THREAD_CPUTIME_ID);
 
   if (tp_session_compile (s, src, len, &c) != TP_STATUS_OK)

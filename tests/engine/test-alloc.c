@@ -65,7 +65,7 @@ static gboolean
 compile_failing_at (const char *src, long n)
 {
   const char *observe[1] = { "error" };
-  TpChoices choices = { NULL, observe, 1, false, false, NULL, 0, false };
+  TpChoices choices = { .target = NULL, .observe = observe, .n_observe = 1, .exact = false };
   TpSession *s;
   TpStatus st;
   char *json;
@@ -206,8 +206,8 @@ static void
 test_sweep_passes (void)
 {
   const char *names[] = { "error", "h" };
-  TpChoices optimize_auto = { NULL, NULL, 0, false, true, NULL, 0, true };
-  TpChoices named = { NULL, NULL, 0, false, false, names, 2, false };
+  TpChoices optimize_auto = { .optimize = true, .remat_auto = true };
+  TpChoices named = { .remat = names, .n_remat = 2 };
 
   passes = &optimize_auto;
   sweep ("w = parameter 0.0\nx = input 2.0\ny = input 4.0\n"

@@ -197,7 +197,7 @@ check_dir (const char *dir)
     {
       char *path, *src, **argv;
       const char *observe[16];
-      TpChoices c;
+      TpChoices c = { 0 };
       TpSession *s;
       const char *check, *line;
       TpStats stats;

@@ -170,7 +170,7 @@ compile_written (const char *written, TpForm form, unsigned arity,
   GPtrArray *c = candidates (written, form, arity);
   TpSession *s = tp_session_new ();
   const char *obs[1] = { NULL };
-  TpChoices choices = { "loss", obs, 0, false, false, NULL, 0, false };
+  TpChoices choices = { .target = "loss", .observe = obs, .n_observe = 0, .exact = false };
 
   for (guint k = 0; k < c->len; k++)
     {

@@ -31,8 +31,8 @@ static TpSession *
 compile_with (const char *src, bool optimize, const char *const *remat,
               size_t n_remat, bool remat_auto)
 {
-  TpChoices c = { NULL, NULL, 0, false, optimize, remat, n_remat,
-                  remat_auto };
+  TpChoices c = { .optimize = optimize, .remat = remat, .n_remat = n_remat,
+                  .remat_auto = remat_auto };
   TpSession *s = tp_session_new ();
 
   g_assert_cmpint (tp_session_compile (s, src, strlen (src), &c), ==,

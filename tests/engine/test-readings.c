@@ -155,7 +155,7 @@ test_observe_display_name (void)
 {
   const char *src = "w = parameter 1.0\nh = w * 2.0\ng = h\nloss = g * g\n";
   const char *observe[2] = { "g", "h" };
-  TpChoices both = { NULL, observe, 2, false, false, NULL, 0, false };
+  TpChoices both = { .target = NULL, .observe = observe, .n_observe = 2, .exact = false };
   TpSession *s;
 
   tp_test_reading (src, NULL, "g", TP_READING_SUMMARY,

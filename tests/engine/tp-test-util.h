@@ -27,7 +27,7 @@ tp_test_compile (const char *src, const char *target, const char *observe,
                  TpStatus expect)
 {
   const char *obs[1] = { observe };
-  TpChoices c = { target, obs, observe ? 1 : 0, false, false, NULL, 0, false };
+  TpChoices c = { .target = target, .observe = obs, .n_observe = observe ? 1 : 0, .exact = false };
   TpSession *s = tp_session_new ();
   TpStatus st;
 

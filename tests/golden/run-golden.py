@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 READINGS = ["spec", "derivative", "plan", "stablehlo", "values", "dot",
-            "summary", "check", "explain", "memory", "optimized", "fusion"]
+            "summary", "check", "explain", "memory", "optimized", "fusion",
+            "forward", "jax"]
 
 
 def main():

@@ -234,7 +234,7 @@ test_exact_changes_nothing (void)
   const char *src = "w = parameter [2, 2]\nx = input [1, 2]\n"
                     "loss = sum(relu(x @ w))\n";
   const char *obs[1] = { NULL };
-  TpChoices fast = { NULL, obs, 0, false, false, NULL, 0, false }, exact = { NULL, obs, 0, true, false, NULL, 0, false };
+  TpChoices fast = { .target = NULL, .observe = obs, .n_observe = 0, .exact = false }, exact = { .target = NULL, .observe = obs, .n_observe = 0, .exact = true };
   TpSession *a = tp_session_new (), *b = tp_session_new ();
 
   g_assert_cmpint (tp_session_compile (a, src, strlen (src), &fast), ==,

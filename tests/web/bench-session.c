@@ -64,7 +64,7 @@ main (int argc, char **argv)
   for (int a = 1; a < argc; a++)
     {
       double compile[BATCHES], json[BATCHES], total[BATCHES];
-      const TpChoices choices = { NULL, NULL, 0, false, false, NULL, 0, false };
+      const TpChoices choices = { .target = NULL };
       size_t len = 0;
       char *src = read_file (argv[a], &len);
       int reps = 1;
