@@ -10,11 +10,13 @@
  * caller unless said otherwise):
  *
  *   tp_wasm_read (source, source_len, target, observe, observe_len, flags,
- *                 remat, remat_len)
+ *                 remat, remat_len, direction)
  *     target:  NUL-terminated name, or 0 for "the last scalar";
  *     observe: observe_len bytes of names, each ended by '\n'; 0 for none;
  *     flags:   1 exact, 2 optimize, 4 remat auto (TpChoices);
- *     remat:   remat_len bytes of names to rematerialise, as observe.
+ *     remat:   remat_len bytes of names to rematerialise, as observe;
+ *     direction: forward mode's, NUL-terminated ("w", "w[0, 1]"), or 0 for
+ *              the seeded one.
  *   It compiles only (the engine is lazy: tp-engine.h); returns the
  *   engine's status (0 read, 1 refused, 2 out of memory).
  *   tp_wasm_json () / tp_wasm_json_length () then give the JSON (made on
@@ -66,7 +68,8 @@ int         tp_wasm_read        (const char *source,
                                  size_t      observe_len,
                                  int         flags,
                                  char       *remat,
-                                 size_t      remat_len);
+                                 size_t      remat_len,
+                                 const char *direction);
 const char *tp_wasm_json        (void);
 size_t      tp_wasm_json_length (void);
 const char *tp_wasm_reading     (int         which);
@@ -156,7 +159,8 @@ tp_wasm_read (const char *source,
               size_t      observe_len,
               int         flags,
               char       *remat,
-              size_t      remat_len)
+              size_t      remat_len,
+              const char *direction)
 {
   const char *names[TP_WASM_MAX_OBSERVE];
   const char *remat_names[TP_WASM_MAX_OBSERVE];
@@ -167,6 +171,7 @@ tp_wasm_read (const char *source,
     .optimize = (flags & 2) != 0,
     .remat = remat_names,
     .remat_auto = (flags & 4) != 0,
+    .direction = direction != NULL && direction[0] != '\0' ? direction : NULL,
   };
   TpStatus status;
 
