@@ -689,6 +689,67 @@ tp_dot_cost (const TpDotInput *in, bool forward_only)
   return cost;
 }
 
+/* The nodes grouped by the fusion's kernels: a cluster per kernel of two
+ * nodes or more (in the order of each kernel's first node), then the
+ * nodes that are a kernel alone or are not evaluated.  Each kernel's
+ * nodes are chained once (next), so this is linear in the nodes. */
+static void
+put_kernels (const Dot *d)
+{
+  const uint32_t *k = d->in->kernels;
+  TpBuf *out = d->out;
+  uint32_t n_kernels = 0;
+  TpNode *next, *last;
+  uint32_t *count;
+
+  for (TpNode i = 0; i < d->n; i++)
+    if (k[i] != UINT32_MAX && k[i] >= n_kernels)
+      n_kernels = k[i] + 1;
+  next = tp_malloc (((size_t) d->n + 1) * sizeof *next);
+  last = tp_malloc (((size_t) n_kernels + 1) * sizeof *last);
+  count = tp_malloc (((size_t) n_kernels + 1) * sizeof *count);
+  if (next == NULL || last == NULL || count == NULL)
+    {
+      out->failed = true;
+      goto out;
+    }
+  memset (count, 0, ((size_t) n_kernels + 1) * sizeof *count);
+  for (TpNode i = 0; i < d->n; i++)
+    {
+      next[i] = TP_NO_NODE;
+      if (k[i] == UINT32_MAX)
+        continue;
+      if (count[k[i]]++ > 0)
+        next[last[k[i]]] = i;
+      last[k[i]] = i;
+    }
+  for (TpNode i = 0; i < d->n; i++)
+    {
+      /* a kernel's first node is the one whose kernel is not yet out */
+      if (k[i] == UINT32_MAX || count[k[i]] < 2 || last[k[i]] == TP_NO_NODE)
+        continue;
+      tp_buf_puts (out, "  subgraph cluster_kernel");
+      tp_buf_u64 (out, k[i]);
+      tp_buf_puts (out, " {\n    id=\"kernel");
+      tp_buf_u64 (out, k[i]);
+      tp_buf_puts (out, "\"; class=\"kernel\"; label=\"kernel ");
+      tp_buf_u64 (out, k[i]);
+      tp_buf_puts (out, "\"; labelloc=t; labeljust=l; style=\"rounded,dashed\"; "
+                        "color=\"" MID "\"; fontcolor=\"" MID "\";\n");
+      for (TpNode j = i; j != TP_NO_NODE; j = next[j])
+        put_node (d, j);
+      tp_buf_puts (out, "  }\n");
+      last[k[i]] = TP_NO_NODE;
+    }
+  for (TpNode i = 0; i < d->n; i++)
+    if (k[i] == UINT32_MAX || count[k[i]] < 2)
+      put_node (d, i);
+out:
+  tp_free (next);
+  tp_free (last);
+  tp_free (count);
+}
+
 bool
 tp_dot_write (const TpDotInput *in, TpBuf *out)
 {
@@ -733,6 +794,11 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
     }
 
   put_caption (&d, NULL);
+  if (in->kernels != NULL)
+    {
+      put_kernels (&d);
+      goto paired;
+    }
   if (d.mirrored)
     tp_buf_puts (out, "  subgraph cluster_forward {\n"
                       "    id=\"forward\"; class=\"band forward\"; "
@@ -751,6 +817,7 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
         put_node (&d, i);
       tp_buf_puts (out, "  }\n");
     }
+paired:
   /* Each parameter level with its gradient, the point of the picture;
    * an invisible edge from one to the other keeps the forward band on
    * the left (dot lays a flat edge out left to right). */

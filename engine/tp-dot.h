@@ -64,6 +64,10 @@ typedef struct
   uint32_t budget;             /* layout cost budget; 0 means TP_DOT_BUDGET */
   bool has_nonfinite;          /* a non-finite value is born at ... */
   TpNode nonfinite;            /* ... this node, marked in the picture */
+  /* NULL, or per node the fusion's kernel (UINT32_MAX for none): each
+   * kernel of two nodes or more is drawn as a cluster of its own,
+   * instead of the forward and gradient bands */
+  const uint32_t *kernels;
 } TpDotInput;
 
 /* Appends the DOT text and returns whether it was reduced (over the

@@ -50,6 +50,7 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_REMAT] = "remat",
   [TP_JSON_FORWARD] = "forward",
   [TP_JSON_JAX] = "jax",
+  [TP_JSON_DOT_KERNELS] = "dot_kernels",
 };
 
 const char *
@@ -870,6 +871,11 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
       const char *text = tp_session_reading (s, TP_READING_JAX);
       tp_json_string (&out, text, strlen (text));
     }
+  if (member (&w, TP_JSON_DOT_KERNELS))
+    {
+      const char *text = tp_session_dot_kernels (s);
+      tp_json_string (&out, text, strlen (text));
+    }
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);
@@ -920,7 +926,8 @@ tp_session_to_json_without_map (const TpSession *s)
   return tp_session_to_json_members (s, TP_JSON_ALL
                                         & ~TP_JSON_MEMBER (TP_JSON_MAP)
                                         & ~TP_JSON_MEMBER (TP_JSON_FORWARD)
-                                        & ~TP_JSON_MEMBER (TP_JSON_JAX));
+                                        & ~TP_JSON_MEMBER (TP_JSON_JAX)
+                                        & ~TP_JSON_MEMBER (TP_JSON_DOT_KERNELS));
 }
 
 char *

@@ -201,16 +201,17 @@ tp_session_build_nonfinite (TpSession *s)
                              &s->nonfinite);
 }
 
-bool
-tp_session_build_dot (TpSession *s)
+/* What the picture shows; false when memory runs out. */
+static bool
+dot_input (TpSession *s, TpDotInput *in_out)
 {
   const char **names = tp_session_display_names (s);
   TpDotInput in;
-  TpBuf out;
 
   s->computed[TP_COMPUTED_PICTURE]++;
   if (names == NULL)
     return false;
+  memset (&in, 0, sizeof in);
   in.plan = &s->plan;
   in.spec_nodes = s->spec_nodes;
   in.names = names;
@@ -224,9 +225,44 @@ tp_session_build_dot (TpSession *s)
   in.budget = 0;              /* TP_DOT_BUDGET */
   in.has_nonfinite = s->nonfinite.found;
   in.nonfinite = s->nonfinite.node;
+  *in_out = in;
+  return true;
+}
+
+bool
+tp_session_build_dot (TpSession *s)
+{
+  TpDotInput in;
+  TpBuf out;
+
+  if (!dot_input (s, &in))
+    return false;
   tp_buf_init (&out);
   s->reduced = tp_dot_write (&in, &out);
   return tp_session_take (s, TP_READING_DOT, &out);
+}
+
+/* The picture with the fusion's kernels as clusters. */
+bool
+tp_session_build_dot_kernels (TpSession *s)
+{
+  uint32_t n = s->prog.tape.len;
+  uint32_t *kernels = tp_arena_alloc (&s->arena, ((size_t) n + 1)
+                                                 * sizeof *kernels);
+  TpDotInput in;
+  TpBuf out;
+
+  if (kernels == NULL || !dot_input (s, &in))
+    return false;
+  for (uint32_t i = 0; i < n; i++)
+    kernels[i] = s->memory.step_of[i] == UINT32_MAX
+                 ? UINT32_MAX : s->fusion.kernel_of[s->memory.step_of[i]];
+  in.kernels = kernels;
+  tp_buf_init (&out);
+  tp_dot_write (&in, &out);
+  s->dot_kernels_len = out.len;
+  s->dot_kernels = tp_buf_steal (&out);
+  return s->dot_kernels != NULL;
 }
 
 bool

@@ -165,6 +165,7 @@ session_reset (TpSession *s)
     tp_free (s->readings[r]);
   tp_free (s->diag_message);
   tp_free (s->memory_svg);
+  tp_free (s->dot_kernels);
   tp_free (s->step_text);
   tp_free (s->late_step);
   tp_free (s->fusion_sentence);
@@ -602,6 +603,9 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
                            tp_session_build_direction },
   [TP_STAGE_FORWARD] = { { TP_STAGE_RUN, TP_STAGE_DIRECTION, NO_STAGE },
                          tp_session_build_forward },
+  [TP_STAGE_DOT_KERNELS] = { { TP_STAGE_NONFINITE, TP_STAGE_FUSION,
+                                TP_STAGE_MEMORY },
+                              tp_session_build_dot_kernels },
   [TP_STAGE_JAX] = { { TP_STAGE_DIRECTION, NO_STAGE, NO_STAGE },
                      tp_session_build_jax },
 };
@@ -675,6 +679,16 @@ tp_session_reading (const TpSession *cs, TpReading which)
       || s->readings[which] == NULL)
     return "";
   return s->readings[which];
+}
+
+const char *
+tp_session_dot_kernels (const TpSession *cs)
+{
+  TpSession *s = (TpSession *) cs;
+
+  if (!tp_session_need (s, TP_STAGE_DOT_KERNELS) || s->dot_kernels == NULL)
+    return "";
+  return s->dot_kernels;
 }
 
 size_t

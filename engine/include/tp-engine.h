@@ -464,6 +464,11 @@ typedef struct
  * when refused. */
 bool           tp_session_fusion     (const TpSession *session,
                                       TpFusionSummary *out);
+/* The picture's DOT with the fusion's kernels drawn as clusters (each
+ * kernel of two nodes or more a dashed box "kernel K", in place of the
+ * forward and gradient bands), for a front end's kernels toggle; "" when
+ * refused.  Borrowed. */
+const char    *tp_session_dot_kernels (const TpSession *session);
 /* Node's kernel (its first step's, in the fusion reading's numbering),
  * or TP_MAP_NO_NODE when the plan does not evaluate it. */
 uint32_t       tp_session_node_kernel (const TpSession *session,
@@ -708,7 +713,7 @@ char          *tp_session_to_json    (const TpSession *session);
 /* The same object without its "map" member (every other member's bytes
  * as there), for a front end that takes the maps through
  * tp_session_map_line and tp_session_map_ref: the map is most of a big
- * program's JSON.  Nor "forward" and "jax", which a front end asks for
+ * program's JSON.  Nor "forward", "jax" and "dot_kernels", which a front end asks for
  * with tp_session_to_json_members when it shows them. */
 char          *tp_session_to_json_without_map (const TpSession *session);
 
@@ -755,6 +760,7 @@ typedef enum
   TP_JSON_REMAT,
   TP_JSON_FORWARD,
   TP_JSON_JAX,
+  TP_JSON_DOT_KERNELS,
   TP_N_JSON_MEMBERS
 } TpJsonMember;
 

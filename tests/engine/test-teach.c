@@ -355,6 +355,39 @@ test_summary (void)
   tp_train_free (diverging);
 }
 
+/* The picture with the fusion's kernels as clusters: every node drawn
+ * once, the kernels of two nodes or more as clusters, no bands. */
+static void
+test_dot_kernels (void)
+{
+  TpSession *s = tp_test_compile ("w = parameter [2, 3]\nx = input [4, 2]\n"
+                                  "h = tanh(x @ w)\nloss = sum(h * h)\n",
+                                  NULL, NULL, TP_STATUS_OK);
+  const char *dot = tp_session_dot_kernels (s);
+  TpFusionSummary f;
+  uint32_t clusters = 0;
+
+  g_assert_true (g_str_has_prefix (dot, "digraph"));
+  g_assert_null (strstr (dot, "cluster_forward"));
+  for (const char *p = dot; (p = strstr (p, "subgraph cluster_kernel")); p++)
+    clusters++;
+  g_assert_true (tp_session_fusion (s, &f));
+  g_assert_cmpuint (clusters, ==, f.n_fused);
+  g_assert_cmpuint (clusters, >, 0);
+  for (uint32_t i = 0; i < tp_session_n_nodes (s); i++)
+    {
+      char *id = g_strdup_printf ("[id=\"n%u\"", i);
+      const char *at = strstr (dot, id);
+      g_assert_nonnull (at);
+      g_assert_null (strstr (at + 1, id));
+      g_free (id);
+    }
+  /* the plain picture is untouched */
+  g_assert_nonnull (strstr (tp_session_reading (s, TP_READING_DOT),
+                            "cluster_forward"));
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +400,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/teach/trajectory", test_trajectory);
   g_test_add_func ("/topos/teach/apply", test_apply);
   g_test_add_func ("/topos/teach/summary", test_summary);
+  g_test_add_func ("/topos/teach/dot-kernels", test_dot_kernels);
   return g_test_run ();
 }

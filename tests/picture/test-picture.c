@@ -113,7 +113,8 @@ static TpSession *
 compile (const char *src, const char *target, const char *observe)
 {
   const char *obs[1] = { observe };
-  TpChoices c = { target, obs, observe != NULL ? 1 : 0, false, false, NULL, 0, false };
+  TpChoices c = { .target = target, .observe = obs,
+                  .n_observe = observe != NULL ? 1 : 0 };
   TpSession *s = tp_session_new ();
 
   g_assert_cmpint (tp_session_compile (s, src, strlen (src), &c), ==,
