@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tp-engine.h"
+#include "topos-lesson.h"
 
 #ifdef TP_HAVE_RENDER
 #include <dlfcn.h>
@@ -24,6 +25,7 @@ static const char usage[] =
   "             [--all] [--json[=MEMBER,...]] [--target NAME] [--observe NAME]...\n"
   "             [--exact] [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
+  "       topos --lesson LESSON [--solution] [PROGRAM]   (topos --lesson --help)\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), several (--reading given more than once,\n"
   "each under == NAME ==), the original's six and the summary (--all), or\n"
@@ -33,6 +35,7 @@ static const char usage[] =
   "a reading is then printed only when asked for.\n"
   "--train runs STEPS steps of gradient descent on the parameters and prints\n"
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
+  "--lesson grades a program against a lesson's goals (docs/lessons.md).\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
 
 /* Reads a comma-separated list of JSON member names into *members;
@@ -184,6 +187,13 @@ main (int argc, char **argv)
   char *source;
   size_t len = 0;
   FILE *f;
+
+  /* Lessons have a command line of their own. */
+  if (argc >= 2 && strcmp (argv[1], "--lesson-pot") == 0)
+    return topos_lesson_main (argc, argv);
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strcmp (argv[i], "--lesson") == 0)
+      return topos_lesson_main (argc, argv);
 
   for (int i = 1; i < argc; i++)
     {
