@@ -20,12 +20,6 @@
 #include "tp-buf.h"
 #include "tp-shape.h"
 
-/* The messages a lesson holds at most: bounded by its blocks, its goals
- * (a sentence, a hint and the choices each) and its hints. */
-#define TP_LESSON_MAX_MESSAGES \
-  (1u + TP_LESSON_MAX_BLOCKS + TP_LESSON_MAX_HINTS \
-   + TP_LESSON_MAX_GOALS * (2u + TP_LESSON_MAX_CHOICES))
-
 /* A line of the lesson: its bytes (without the '\n' and a '\r' before
  * it). */
 typedef struct
