@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tp-engine.h"
+#include "topos-lesson.h"
 
 #ifdef TP_HAVE_RENDER
 #include <dlfcn.h>
@@ -27,6 +28,7 @@ static const char usage[] =
   "             [--direction NAME|NAME[i,j]]\n"
   "             [--svg OUT.svg] [--png OUT.png] [--memory-svg OUT.svg]\n"
   "             [--train STEPS --learning-rate R [--train-svg OUT.svg]] [FILE|-]\n"
+  "       topos --lesson LESSON [--solution] [PROGRAM]   (topos --lesson --help)\n"
   "Reads a tape-language program from FILE (or standard input) and prints\n"
   "one reading (spec by default), several (--reading given more than once,\n"
   "each under == NAME ==), the original's six and the summary (--all), or\n"
@@ -42,6 +44,7 @@ static const char usage[] =
   "the train reading (also --reading train), or adds \"train\" to --json.\n"
   "--direction picks forward mode's direction: 1 at the first element of\n"
   "parameter NAME, or at NAME[i, j]; the seeded one without it.\n"
+  "--lesson grades a program against a lesson's goals (docs/lessons.md).\n"
   "Exit status: 0 read, 1 refused, 2 usage error.\n";
 
 /* Reads a comma-separated list of JSON member names into *members;
@@ -196,6 +199,13 @@ main (int argc, char **argv)
   char *source;
   size_t len = 0;
   FILE *f;
+
+  /* Lessons have a command line of their own. */
+  if (argc >= 2 && strcmp (argv[1], "--lesson-pot") == 0)
+    return topos_lesson_main (argc, argv);
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strcmp (argv[i], "--lesson") == 0)
+      return topos_lesson_main (argc, argv);
 
   for (int i = 1; i < argc; i++)
     {

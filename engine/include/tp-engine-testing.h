@@ -35,6 +35,13 @@ typedef struct
  * allocated. */
 TpSession     *tp_session_new_with_allocator (const TpAllocator *allocator);
 
+/* A lesson read with allocator (NULL: the C library's): everything it
+ * holds, its translations and JSON included, comes from it. */
+typedef struct _TpLesson TpLesson;
+TpLesson      *tp_lesson_parse_with_allocator (const char *text,
+                                               size_t length,
+                                               const TpAllocator *allocator);
+
 /* What a session computes on demand (tp-engine.h: a compile reads, records
  * and differentiates; the rest waits until it is asked for). */
 typedef enum

@@ -4,7 +4,10 @@
  *   tp-fuzz-replay PATH...            each file (directories: each file
  *                                     in them, sorted) as one input; a
  *                                     .tape file is a program, run once
- *                                     under every seed header
+ *                                     under every seed header (built for
+ *                                     the lesson target, fuzz-lesson.c,
+ *                                     with TP_FUZZ_SEED_SUFFIX ".lesson":
+ *                                     a .lesson file)
  *   tp-fuzz-replay --corpus DIR PATH...
  *                                     writes the seed corpus: every .tape
  *                                     program under every seed header
@@ -23,12 +26,25 @@
 
 #include "tp-fuzz.h"
 
+/* The files that are seeds, run under every seed header. */
+#ifndef TP_FUZZ_SEED_SUFFIX
+#define TP_FUZZ_SEED_SUFFIX ".tape"
+#endif
+
 typedef struct
 {
   char **paths;
   size_t n;
   size_t cap;
 } PathList;
+
+static bool
+is_seed (const char *path)
+{
+  size_t n = strlen (path), m = strlen (TP_FUZZ_SEED_SUFFIX);
+
+  return n > m && strcmp (path + n - m, TP_FUZZ_SEED_SUFFIX) == 0;
+}
 
 static void
 die (const char *what, const char *path)
@@ -60,9 +76,9 @@ compare_paths (const void *a, const void *b)
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
-/* A file, or the inputs directly inside a directory: its .tape programs
- * and its files without a dot in their name (raw fuzzer inputs), so a
- * README or a golden reading beside them is skipped. */
+/* A file, or the inputs directly inside a directory: its seeds (.tape
+ * programs) and its files without a dot in their name (raw fuzzer
+ * inputs), so a README or a golden reading beside them is skipped. */
 static void
 expand (PathList *list, const char *path)
 {
@@ -85,8 +101,7 @@ expand (PathList *list, const char *path)
     {
       size_t n = strlen (e->d_name);
       char *full;
-      if (strchr (e->d_name, '.') != NULL
-          && !(n > 5 && strcmp (e->d_name + n - 5, ".tape") == 0))
+      if (strchr (e->d_name, '.') != NULL && !is_seed (e->d_name))
         continue;
       full = malloc (strlen (path) + n + 2);
       if (full == NULL)
@@ -132,13 +147,6 @@ slurp (const char *path, size_t *len)
   return buf;     /* the text starts after TP_FUZZ_HEADER free bytes */
 }
 
-static bool
-is_tape (const char *path)
-{
-  size_t n = strlen (path);
-
-  return n > 5 && strcmp (path + n - 5, ".tape") == 0;
-}
 
 static const char *
 base_name (const char *path)
@@ -175,7 +183,7 @@ write_corpus (const char *dir, const PathList *list)
       size_t len;
       unsigned char *buf;
 
-      if (!is_tape (list->paths[i]))
+      if (!is_seed (list->paths[i]))
         continue;
       buf = slurp (list->paths[i], &len);
       for (size_t h = 0; h < tp_fuzz_n_seed_headers; h++)
@@ -233,7 +241,7 @@ main (int argc, char **argv)
       double t0 = now (), slowest = 0;
 
       fflush (stdout);
-      if (is_tape (list.paths[i]))
+      if (is_seed (list.paths[i]))
         for (size_t h = 0; h < tp_fuzz_n_seed_headers; h++)
           {
             double t = now ();
