@@ -177,6 +177,14 @@ load_export (void)
 }
 #endif
 
+/* Writes a piece of the JSON to standard output. */
+static bool
+write_out (const char *data, size_t length, void *user)
+{
+  (void) user;
+  return fwrite (data, 1, length, stdout) == length;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -395,10 +403,9 @@ main (int argc, char **argv)
           return 1;
         }
     }
-  if (json)
+  if (json && train != NULL)
     {
-      char *text = train != NULL ? tp_session_to_json_with_train (session, train)
-                                 : tp_session_to_json_members (session, members);
+      char *text = tp_session_to_json_with_train (session, train);
       if (text == NULL)
         {
           fputs ("topos: out of memory\n", stderr);
@@ -407,6 +414,12 @@ main (int argc, char **argv)
       else
         fputs (text, stdout);
       tp_string_free (text);
+    }
+  else if (json && !tp_session_write_json (session, members, write_out, NULL))
+    {
+      /* written as it is made: part of it may be out already */
+      fputs ("topos: out of memory\n", stderr);
+      status = TP_STATUS_NO_MEMORY;
     }
   else if (status == TP_STATUS_OK && all)
     {

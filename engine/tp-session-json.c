@@ -89,7 +89,71 @@ typedef struct
                            "arguments", "results" and "nodes" repeat many
                            nodes, and formatting is most of their cost */
   uint32_t *data_len;
+  uint8_t *shared;      /* per node: data is another node's (same bits) */
+  TpNode *slots;        /* open addressing by the bits' hash: a node whose
+                           text is kept, or TP_NO_NODE */
+  uint32_t mask;
+  /* tp_session_write_json's: the text written so far is handed to it
+   * between members and entries, so it is never held whole */
+  bool (*sink) (const char *data, size_t length, void *user);
+  void *sink_data;
 } TpJsonWriter;
+
+/* What is held before it is handed to the sink. */
+#define DRAIN_BYTES (UINT64_C (1) << 18)
+
+/* Hands what is written to the sink once it is big enough; only between
+ * a member's entries, never inside one (a writer may look back at what it
+ * wrote within an entry). */
+static void
+drain (TpJsonWriter *w, bool all)
+{
+  TpBuf *out = w->out;
+
+  if (w->sink == NULL || out->failed || out->len == 0
+      || (!all && out->len < DRAIN_BYTES))
+    return;
+  if (!w->sink (out->data, out->len, w->sink_data))
+    out->failed = true;
+  out->len = 0;
+  out->data[0] = '\0';
+}
+
+/* A hash of n f32s' bits (FNV-1a over the words). */
+static uint64_t
+hash_bits (const float *v, uint64_t n)
+{
+  uint64_t h = UINT64_C (14695981039346656037);
+
+  for (uint64_t e = 0; e < n; e++)
+    {
+      uint32_t bits;
+      memcpy (&bits, &v[e], sizeof bits);
+      h = (h ^ bits) * UINT64_C (1099511628211);
+    }
+  return h ^ (h >> 29);
+}
+
+/* The slot of node's hash: a node whose elements have node's bits (its
+ * text can be copied: the text of an f32 is a function of its bits), or
+ * the empty slot where node belongs.  A gradient repeats many forward
+ * values bit for bit (the first share added to a zero, a broadcast). */
+static TpNode *
+find_same (TpJsonWriter *w, TpNode node, uint64_t volume)
+{
+  TpSession *s = w->s;
+  const float *v = s->values[node];
+  uint32_t i = (uint32_t) hash_bits (v, volume) & w->mask;
+
+  for (;; i = (i + 1) & w->mask)
+    {
+      TpNode j = w->slots[i];
+      if (j == TP_NO_NODE
+          || (tp_shape_volume (&s->prog.tape.shape[j]) == volume
+              && memcmp (s->values[j], v, volume * sizeof *v) == 0))
+        return &w->slots[i];
+    }
+}
 
 /* "shape":[...],"data":[...] of node (or null, elided, past the budget),
  * formatting its elements the first time only. */
@@ -110,6 +174,18 @@ put_node_tensor_fields (TpJsonWriter *w, TpNode node)
   tp_buf_puts (out, "\"shape\":");
   tp_json_dims (out, shape);
   tp_buf_puts (out, ",\"data\":[");
+  if (w->data[node] == NULL && w->slots != NULL)
+    {
+      TpNode *slot = find_same (w, node, volume);
+      if (*slot != TP_NO_NODE)
+        {
+          w->data[node] = w->data[*slot];
+          w->data_len[node] = w->data_len[*slot];
+          w->shared[node] = 1;
+        }
+      else
+        *slot = node;
+    }
   if (w->data[node] == NULL)
     {
       size_t at = out->len;
@@ -159,6 +235,7 @@ member (TpJsonWriter *w, TpJsonMember m)
 {
   if (!(w->members & TP_JSON_MEMBER (m)))
     return false;
+  drain (w, false);
   tp_json_key (w->out, member_names[m], !w->any);
   w->any = true;
   return true;
@@ -211,8 +288,11 @@ put_str (char *p, const char *text)
 
 /* The "map" member: per text reading its lines and refs. */
 static void
-json_map_member (const TpSession *s, TpBuf *out)
+json_map_member (TpJsonWriter *w)
 {
+  const TpSession *s = w->s;
+  TpBuf *out = w->out;
+
   tp_buf_putc (out, '{');
   for (int r = 0; r < TP_MAP_READINGS; r++)
     {
@@ -236,6 +316,8 @@ json_map_member (const TpSession *s, TpBuf *out)
           n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
           n += put_str (tmp + n, "\"}");
           tp_buf_append (out, tmp, n);
+          if ((k & 1023) == 0)
+            drain (w, false);
         }
       tp_buf_puts (out, "],\"refs\":[");
       for (uint32_t k = 0; k < n_refs; k++)
@@ -259,6 +341,8 @@ json_map_member (const TpSession *s, TpBuf *out)
           n += put_node_or_null (tmp + n, f->node);
           tmp[n++] = ']';
           tp_buf_append (out, tmp, n);
+          if ((k & 1023) == 0)
+            drain (w, false);
         }
       tp_buf_puts (out, "]}");
     }
@@ -571,6 +655,7 @@ json_nodes (TpJsonWriter *w)
   for (TpNode i = 0; ok && i < s->prog.tape.len; i++)
     {
       const char *op = tp_op_info[s->prog.tape.op[i]].name;
+      drain (w, false);
       if (i > 0)
         tp_buf_putc (out, ',');
       tp_buf_puts (out, "{\"node\":");
@@ -729,13 +814,17 @@ prepare (TpSession *s, uint64_t members)
 }
 
 /* The session's JSON: the chosen members, and the train object when
- * train is not NULL. */
+ * train is not NULL; handed to sink as it is written when sink is not
+ * NULL (then the result is "" or NULL). */
 static char *
-session_json (TpSession *s, uint64_t members, const TpTrain *train)
+session_json (TpSession *s, uint64_t members, const TpTrain *train,
+              bool (*sink) (const char *data, size_t length, void *user),
+              void *sink_data)
 {
   TpBuf out;
   TpJsonWriter w = { s, &out, members, false, TP_VALUES_BUDGET,
-                     (members & BUDGETED) != 0, NULL, NULL };
+                     (members & BUDGETED) != 0, NULL, NULL, NULL, NULL, 0,
+                     sink, sink_data };
   TpStatus before = s->status;
   uint32_t n_nodes = s->prog.tape.len;
   bool ok;
@@ -743,23 +832,36 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
   prepare (s, members);
   ok = s->status == TP_STATUS_OK;
   tp_buf_init (&out);
-  /* the elements' text kept per node while this JSON is written, when
-   * more than one member writes values (else there is nothing to reuse) */
-  if (ok && (members & BUDGETED) != 0
-      && (members & BUDGETED) != (members & TP_JSON_MEMBER (TP_JSON_NODES)))
+  /* the elements' text kept per node while this JSON is written, and
+   * found again for a node with the same bits */
+  if (ok && (members & BUDGETED) != 0)
     {
+      uint32_t slots = 16;
+      while (slots < 2 * (n_nodes + 1) && slots < (UINT32_C (1) << 30))
+        slots *= 2;
+      w.mask = slots - 1;
       w.data = tp_malloc ((n_nodes + 1) * sizeof *w.data);
       w.data_len = tp_malloc ((n_nodes + 1) * sizeof *w.data_len);
-      if (w.data == NULL || w.data_len == NULL)
+      w.shared = tp_malloc (n_nodes + 1);
+      w.slots = tp_malloc ((size_t) slots * sizeof *w.slots);
+      if (w.data == NULL || w.data_len == NULL || w.shared == NULL
+          || w.slots == NULL)
         {
           tp_free (w.data);
           tp_free (w.data_len);
+          tp_free (w.shared);
+          tp_free (w.slots);
           w.data = NULL;
-          w.data_len = NULL;
+          w.slots = NULL;
           out.failed = true;
         }
       else
-        memset (w.data, 0, (n_nodes + 1) * sizeof *w.data);
+        {
+          memset (w.data, 0, (n_nodes + 1) * sizeof *w.data);
+          memset (w.shared, 0, n_nodes + 1);
+          for (uint32_t k = 0; k < slots; k++)
+            w.slots[k] = TP_NO_NODE;
+        }
     }
   tp_buf_putc (&out, '{');
   if (member (&w, TP_JSON_NAMES))
@@ -823,7 +925,7 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
       tp_json_string (&out, svg, strlen (svg));
     }
   if (member (&w, TP_JSON_MAP))
-    json_map_member (s, &out);
+    json_map_member (&w);
   if (member (&w, TP_JSON_SPEC_NODES))
     tp_buf_u64 (&out, tp_session_spec_nodes (s));
   if (member (&w, TP_JSON_GRADIENT_NODES))
@@ -888,10 +990,17 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train)
       tp_free (object);
     }
   tp_buf_puts (&out, "}\n");
+  drain (&w, true);
   for (uint32_t i = 0; w.data != NULL && i < n_nodes; i++)
-    tp_free (w.data[i]);
-  tp_free (w.data);
-  tp_free (w.data_len);
+    if (!w.shared[i])
+      tp_free (w.data[i]);
+  if (w.data != NULL)
+    {
+      tp_free (w.data);
+      tp_free (w.data_len);
+      tp_free (w.shared);
+      tp_free (w.slots);
+    }
   /* A stage that ran out of memory on the way leaves a JSON that would
    * lie: none is better. */
   if (out.failed || s->status != before)
@@ -909,7 +1018,7 @@ tp_session_to_json_members (const TpSession *cs, uint64_t members)
   char *json;
   TP_SESSION_ENTER (s);
 
-  json = session_json (s, members & TP_JSON_ALL, NULL);
+  json = session_json (s, members & TP_JSON_ALL, NULL, NULL, NULL);
   TP_SESSION_LEAVE ();
   return json;
 }
@@ -937,7 +1046,23 @@ tp_session_to_json_with_train (const TpSession *cs, const TpTrain *train)
   char *json;
   TP_SESSION_ENTER (s);
 
-  json = session_json (s, TP_JSON_ALL, train);
+  json = session_json (s, TP_JSON_ALL, train, NULL, NULL);
   TP_SESSION_LEAVE ();
   return json;
+}
+
+bool
+tp_session_write_json (const TpSession *cs, uint64_t members,
+                       bool (*write) (const char *data, size_t length,
+                                      void *user),
+                       void *user)
+{
+  TpSession *s = (TpSession *) cs;
+  char *done;
+  TP_SESSION_ENTER (s);
+
+  done = session_json (s, members & TP_JSON_ALL, NULL, write, user);
+  tp_free (done);
+  TP_SESSION_LEAVE ();
+  return done != NULL;
 }

@@ -778,6 +778,17 @@ bool           tp_json_member_from_name (const char *name, size_t length,
  * interrupt stopped the check (tp_session_set_interrupt). */
 char          *tp_session_to_json_members (const TpSession *session,
                                            uint64_t members);
+/* The same object, handed to write in pieces as it is written (a front
+ * end that writes it to a file or a socket never holds it whole): write
+ * returns false to stop.  False when memory ran out, an interrupt stopped
+ * the check, or write failed; what was written before is then only part
+ * of the object. */
+bool           tp_session_write_json (const TpSession *session,
+                                      uint64_t members,
+                                      bool (*write) (const char *data,
+                                                     size_t length,
+                                                     void *user),
+                                      void *user);
 /* Frees a string the engine returned, with the allocator it came from. */
 void           tp_string_free        (char *text);
 

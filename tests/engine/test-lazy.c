@@ -240,6 +240,55 @@ test_interrupt (void)
   tp_session_free (plain);
 }
 
+/* The JSON written in pieces is the same bytes as the JSON made whole; a
+ * writer that refuses stops it. */
+static bool
+append_piece (const char *data, size_t length, void *user)
+{
+  GString *all = user;
+
+  g_string_append_len (all, data, (gssize) length);
+  return all->len < G_MAXSIZE;
+}
+
+static bool
+refuse_piece (const char *data, size_t length, void *user)
+{
+  (void) data;
+  (void) length;
+  (*(int *) user)++;
+  return false;
+}
+
+static void
+test_write_json (void)
+{
+  GString *chain = g_string_new ("x = input [4, 8]\n");
+  TpSession *s;
+  char *whole;
+  GString *pieces = g_string_new (NULL);
+  int calls = 0;
+
+  for (int k = 0; k < 300; k++)
+    g_string_append_printf (chain, "w%d = parameter [8, 8]\n"
+                                   "h%d = tanh(%s @ w%d) + %s\n", k, k,
+                            k == 0 ? "x" : g_strdup_printf ("h%d", k - 1), k,
+                            k == 0 ? "x" : g_strdup_printf ("h%d", k - 1));
+  g_string_append (chain, "loss = sum(h299 * h299)\n");
+  s = tp_test_compile (chain->str, NULL, NULL, TP_STATUS_OK);
+  whole = tp_session_to_json (s);
+  g_assert_true (tp_session_write_json (s, TP_JSON_ALL, append_piece, pieces));
+  g_assert_cmpstr (pieces->str, ==, whole);
+  /* it came in several pieces: the writer never held it whole */
+  g_assert_cmpuint (strlen (whole), >, 4u << 20);
+  g_assert_false (tp_session_write_json (s, TP_JSON_ALL, refuse_piece, &calls));
+  g_assert_cmpint (calls, ==, 1);
+  tp_string_free (whole);
+  g_string_free (pieces, TRUE);
+  g_string_free (chain, TRUE);
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +298,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/lazy/member-names", test_member_names);
   g_test_add_func ("/topos/lazy/own-allocator", test_own_allocator);
   g_test_add_func ("/topos/lazy/interrupt", test_interrupt);
+  g_test_add_func ("/topos/lazy/write-json", test_write_json);
   return g_test_run ();
 }
