@@ -130,7 +130,11 @@ compare (TpSession *s)
   t = fw->values[fw->tangent][0];
   f->reverse = sum;
   f->finite = isfinite (t) && isfinite (sum) && isfinite (size);
-  f->scale = fmax (1.0, fmax (fabs (t), size));
+  /* the largest of 1, |t| and size (finite here, or f->finite is false:
+   * no libm call, so the command line links the C library alone) */
+  f->scale = fabs (t) > size ? fabs (t) : size;
+  if (!(f->scale > 1.0))
+    f->scale = 1.0;
   f->agrees = f->finite && fabs (t - sum) <= TP_FORWARD_TOLERANCE * f->scale;
   if (!backward_work (s, &f->work_backward))
     return false;
