@@ -225,7 +225,7 @@ put_number (TpBuf *out, float v)
     }
   tp_buf_f32 (out, v);
   /* a float literal, so that -0 keeps its sign */
-  if (memchr (out->data + at, '.', out->len - at) == NULL)
+  if (!out->failed && memchr (out->data + at, '.', out->len - at) == NULL)
     tp_buf_puts (out, ".0");
 }
 

@@ -394,11 +394,11 @@ test_reading (void)
   g_assert_cmpint (ref.klass, ==, TP_TOKEN_OPERAND);
   g_assert_cmpuint (tp_session_forward_n_steps (s), ==, 5);
   step = tp_session_forward_step_text (s, 0, &length);
-  g_assert_cmpstr (g_strndup (step, length), ==,
+  TP_ASSERT_TEXT (step, length,
                    "tangent step 1 of 5: node 6 Leaf: the direction's part "
                    "for w, where its tangent starts; gives 0.75");
   step = tp_session_forward_step_text (s, 4, &length);
-  g_assert_cmpstr (g_strndup (step, length), ==,
+  TP_ASSERT_TEXT (step, length,
                    "tangent step 5 of 5: node 10 Add, the tangent rule of "
                    "node 5 Mul (loss): ta * b + a * tb, the product rule; "
                    "the tangent of loss; gives -12");

@@ -270,10 +270,13 @@ test_write_json (void)
   int calls = 0;
 
   for (int k = 0; k < 300; k++)
-    g_string_append_printf (chain, "w%d = parameter [8, 8]\n"
-                                   "h%d = tanh(%s @ w%d) + %s\n", k, k,
-                            k == 0 ? "x" : g_strdup_printf ("h%d", k - 1), k,
-                            k == 0 ? "x" : g_strdup_printf ("h%d", k - 1));
+    {
+      char *prev = k == 0 ? g_strdup ("x") : g_strdup_printf ("h%d", k - 1);
+      g_string_append_printf (chain, "w%d = parameter [8, 8]\n"
+                                     "h%d = tanh(%s @ w%d) + %s\n", k, k,
+                              prev, k, prev);
+      g_free (prev);
+    }
   g_string_append (chain, "loss = sum(h299 * h299)\n");
   s = tp_test_compile (chain->str, NULL, NULL, TP_STATUS_OK);
   whole = tp_session_to_json (s);

@@ -17,6 +17,17 @@ tp_test_free_string (char **text)
 }
 #define TP_AUTO_STRING __attribute__ ((cleanup (tp_test_free_string))) char
 
+/* Asserts that the length bytes at text are want (a borrowed sentence
+ * that is not NUL-terminated). */
+#define TP_ASSERT_TEXT(text, length, want) \
+  do \
+    { \
+      char *tp_text_ = g_strndup ((text), (length)); \
+      g_assert_cmpstr (tp_text_, ==, (want)); \
+      g_free (tp_text_); \
+    } \
+  while (0)
+
 /* The JSON's members up to "nodes": the object as it was before the
  * teaching model's members joined it at its end. */
 #define TP_TEST_CLASSIC_JSON (TP_JSON_MEMBER (TP_JSON_NODES + 1) - 1)

@@ -46,9 +46,9 @@ test_short_number (void)
   check_short (1794839200000000000000000000000000000000.0, "1.8e39");
   check_short (3.4028235e38, "3.4e38");
   check_short (1.4e-45, "1.4e-45");
-  check_short (NAN, "NaN");
-  check_short (INFINITY, "inf");
-  check_short (-INFINITY, "-inf");
+  check_short ((double) NAN, "NaN");
+  check_short ((double) INFINITY, "inf");
+  check_short (-(double) INFINITY, "-inf");
   check_short (9.96, "9.96");
   check_short (9.996, "10");
 }
@@ -162,7 +162,7 @@ test_steps (void)
 
   g_assert_cmpuint (n, ==, 17);
   text = tp_session_step_text (s, 0, &len);
-  g_assert_cmpstr (g_strndup (text, len), ==,
+  TP_ASSERT_TEXT (text, len,
                    "step 1 of 17: node 0 Parameter (w), forward; "
                    "1 element live");
   for (size_t k = 0; k < n; k++)
@@ -174,9 +174,12 @@ test_steps (void)
       text = tp_session_step_text (s, k, &len);
       g_assert_nonnull (text);
       sentence = g_strndup (text, len);
-      g_assert_true (g_str_has_prefix (sentence,
-                                       g_strdup_printf ("step %zu of 17: node %u ",
-                                                        k + 1, step.node)));
+      {
+        char *head = g_strdup_printf ("step %zu of 17: node %u ", k + 1,
+                                      step.node);
+        g_assert_true (g_str_has_prefix (sentence, head));
+        g_free (head);
+      }
       if (strstr (sentence, "adds share 2"))
         {
           g_assert_cmpstr (sentence, ==,
@@ -392,14 +395,14 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/topos/teach/short-number", test_short_number);
-  g_test_add_func ("/topos/teach/grouped-number", test_grouped_number);
-  g_test_add_func ("/topos/teach/charts", test_charts);
-  g_test_add_func ("/topos/teach/steps", test_steps);
-  g_test_add_func ("/topos/teach/settings", test_settings);
-  g_test_add_func ("/topos/teach/trajectory", test_trajectory);
-  g_test_add_func ("/topos/teach/apply", test_apply);
-  g_test_add_func ("/topos/teach/summary", test_summary);
-  g_test_add_func ("/topos/teach/dot-kernels", test_dot_kernels);
+  g_test_add_func ("/topos/model/short-number", test_short_number);
+  g_test_add_func ("/topos/model/grouped-number", test_grouped_number);
+  g_test_add_func ("/topos/model/charts", test_charts);
+  g_test_add_func ("/topos/model/steps", test_steps);
+  g_test_add_func ("/topos/model/settings", test_settings);
+  g_test_add_func ("/topos/model/trajectory", test_trajectory);
+  g_test_add_func ("/topos/model/apply", test_apply);
+  g_test_add_func ("/topos/model/summary", test_summary);
+  g_test_add_func ("/topos/model/dot-kernels", test_dot_kernels);
   return g_test_run ();
 }
