@@ -253,7 +253,7 @@ self.onmessage = async (event) => {
     }, transfer);
     // The teaching facts after the readings, in a message of their own:
     // picking them out is a fifth of a 300-line program's read, and the
-    // page waits for them only where they are seen (main.js onTeach).
+    // page waits for them only where they are seen (engine-client.js onTeach).
     let teach = null;
     try {
       teach = teachFacts(result, readingText(TP_READING_CHECK));

@@ -1,7 +1,7 @@
 // The memory chart tab: the engine's own SVG (JSON memory_svg,
 // docs/language.md memory) shown inline.  Each bar is the engine's group
 // with the id n<index> and the class "buffer kept|freed"; the page gives
-// it data-node so the cross-reading highlight (main.js applySelection)
+// it data-node so the cross-reading highlight (selection.js applySelection)
 // lights it up and a click on it selects its node like any other.  The
 // ids are dropped: the picture's nodes are named n<index> too.
 const SVG_NS = 'http://www.w3.org/2000/svg';

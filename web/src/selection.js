@@ -1,0 +1,49 @@
+// The cross-reading highlight: the selected node (page.selected) lit in
+// every reading, the picture, the memory chart and the editor (its
+// expression's source span), and brought into view in the other panes.
+import { page, paneEl, readingEl, sourceOf } from './page-state.js';
+import { TABS } from './state.js';
+import { showSourceSpan } from './source-span.js';
+import { longReadings } from './reading-panes.js';
+
+// Lights the selected node everywhere, or only inside root (a chunk of a
+// long reading that just got its markup).
+export function applySelection(root = null) {
+  const selected = page.selected;
+  if (!root) {
+    for (const el of document.querySelectorAll('.sel, .sel-ref')) el.classList.remove('sel', 'sel-ref');
+    showSourceSpan(page.view, selected === null ? null : sourceOf(selected));
+  }
+  if (selected !== null) {
+    const within = root || document.querySelector('.readings');
+    for (const el of within.querySelectorAll(`[data-node="${selected}"]`)) el.classList.add('sel');
+    for (const el of within.querySelectorAll(`[data-ref="${selected}"]`)) el.classList.add('sel-ref');
+  }
+  if (!root) page.teach.selectionApplied();
+}
+
+// A click selects a node, or clears it when it was selected.
+export function select(node, origin) {
+  showSelected(page.selected === node ? null : node, origin);
+}
+
+// Selects node (null: none) in every reading and brings it into view in
+// every visible pane but origin.
+export function showSelected(node, origin = null) {
+  page.selected = node;
+  applySelection();
+  if (node === null) return;
+  for (const name of [...TABS, 'memory']) {
+    const pane = paneEl(name);
+    if (pane === origin || pane.offsetParent === null) continue;
+    const hit = pane.querySelector(`[data-reading] [data-node="${node}"]`);
+    if (hit) hit.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    else if (name !== 'picture') longReadings.reveal(readingEl(name), node);
+  }
+}
+
+export function wireSelection() {
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && page.selected !== null) { page.selected = null; applySelection(); }
+  });
+}
