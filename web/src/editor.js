@@ -89,6 +89,8 @@ function offsetOf(line, column) {
   return l.from + Math.min(pos, l.length);
 }
 
+const lint = { marked: false };   // the last diagnostics set were not none
+
 export function showDiagnostics(diags) {
   const view = page.view;
   const el = readingEl('diagnostics');
@@ -106,8 +108,12 @@ export function showDiagnostics(diags) {
     return { from, to: from + (word ? word[0].length : 0), severity: 'error', message: d.message };
   });
   // None before and none now: no transaction (one costs a few ms on a
-  // 5,000-line program, in the task that shows its readings).
-  if (marks.length || diagnosticCount(view.state)) view.dispatch(setDiagnostics(view.state, marks));
+  // 5,000-line program, in the task that shows its readings).  "Before"
+  // is what was last set, not diagnosticCount: an edit that deletes a
+  // mark's whole range maps the mark away but leaves its gutter dot, which
+  // only a new set of diagnostics clears.
+  if (marks.length || lint.marked || diagnosticCount(view.state)) view.dispatch(setDiagnostics(view.state, marks));
+  lint.marked = marks.length > 0;
 }
 
 function goToFirstDiagnostic() {
