@@ -149,8 +149,10 @@ test('drafts are renamed and deleted from the list, and outlast a reload', { ski
   await page.click('#draft-new');
   await ready(page);
   assert.equal(await editorText(page), '', 'a new draft is empty');
+  assert.ok(await page.isHidden('#drafts'), 'the list closed once the new draft was made');
   await replaceProgram(page, A);
 
+  await draftList(page);
   await row(page, '# my own net').getByRole('button', { name: /^rename/ }).click();
   const input = page.locator('#drafts-list input.draft-rename');
   assert.equal(await input.getAttribute('aria-label'), 'the name of the draft “# my own net”');

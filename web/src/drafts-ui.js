@@ -3,11 +3,12 @@
 // as new drafts, and two tabs of the page on one draft.
 import { undoDepth } from '@codemirror/commands';
 
-import { $, page, say, undoButton, writeHash } from './page-state.js';
+import { $, page, say, sayUntilTyping, typed, undoButton, writeHash } from './page-state.js';
 import { draftTitle, firstLine } from './drafts.js';
 import { editorState } from './editor.js';
 import { scheduleRead } from './engine-client.js';
 import { applyChoices } from './choices.js';
+import { applySelection } from './selection.js';
 
 const SAMPLES = __TP_SAMPLES__;
 const MAX_FILE_BYTES = 4 << 20;
@@ -28,14 +29,21 @@ export function showDraft(d) {
   page.view.setState(editorState(d.program));
   Object.assign(page.chosen, { program: d.program, target: d.target, observe: d.observe, exact: d.exact });
   ui.sampleLoad = null;
+  page.pasted = null;
+  // Another program: no node of this one is selected.
+  page.selected = null;
+  page.teach.forgetHover();
+  applySelection();
   applyChoices();
   renderDrafts();
   scheduleRead();
 }
 
-// The editor's text changed: the draft follows (soon: stored a task later).
-export function programEdited(soon) {
+// The editor's text changed: the draft follows (soon: stored a task
+// later); byReader: the reader's own edit, not another tab's.
+export function programEdited(soon, byReader) {
   page.drafts.update(page.drafts.current, { program: page.chosen.program }, soon);
+  if (byReader) typed();
   renderDrafts();
 }
 
@@ -94,7 +102,11 @@ function draftRow(d, list) {
     meta.textContent = [line, timeFormat.format(d.updated), d.origin === 'link' ? 'from a link' : d.origin === 'file' ? 'from a file' : '']
       .filter(Boolean).join(' · ');
     open.append(name, meta);
-    open.onclick = () => { if (d.id !== drafts.current) { showDraft(d); writeHash(); } page.view.focus(); };
+    open.onclick = () => {
+      if (d.id !== drafts.current) { showDraft(d); writeHash(); }
+      toggleDrafts(false);
+      page.view.focus();
+    };
     li.append(open);
   }
   if (ui.deleting === d.id) {
@@ -155,6 +167,17 @@ function toggleDrafts(open = $('#drafts').hidden) {
   $('#drafts-toggle').setAttribute('aria-expanded', String(open));
   ui.renaming = ui.deleting = null;
   renderDrafts();
+}
+
+// The list goes once it has done its work (a draft opened, a new one
+// made), on Escape and on a press outside it; focus that was in it goes
+// back to its toggle.
+function closeDrafts() {
+  const panel = $('#drafts');
+  if (panel.hidden) return;
+  const inside = panel.contains(document.activeElement);
+  toggleDrafts(false);
+  if (inside) $('#drafts-toggle').focus();
 }
 
 // A sample opens as a new draft: the program it replaces stays a draft of
@@ -258,9 +281,24 @@ export function wireDrafts() {
   $('#draft-new').onclick = () => {
     showDraft(drafts.create());
     writeHash();
-    say('a new, empty draft; the others are in the list.');
+    toggleDrafts(false);
+    sayUntilTyping('a new, empty draft; the others are in the list.');
     page.view.focus();
   };
+  // Before the page's other Escape (which clears the selection); a name
+  // being edited takes its own Escape (it leaves the name as it was).
+  window.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || $('#drafts').hidden || e.defaultPrevented || $('#keys').open) return;
+    if (e.target instanceof Element && e.target.classList.contains('draft-rename')) return;
+    e.preventDefault();
+    closeDrafts();
+  }, true);
+  // On the click, not the press: closed at the press, the list's room
+  // would go before the click lands, and the click would miss its target.
+  document.addEventListener('click', (e) => {
+    if (!(e.target instanceof Node) || $('#drafts').contains(e.target) || $('#drafts-toggle').contains(e.target)) return;
+    closeDrafts();
+  }, true);
 
   const sampleSelect = $('#sample');
   // The manifest's teaching flag splits the menu as on the desktop.

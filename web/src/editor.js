@@ -14,6 +14,7 @@ import { sourceSpan } from './source-span.js';
 import { $, page, readingEl } from './page-state.js';
 import { readNow, scheduleRead } from './engine-client.js';
 import { programEdited, undoSampleLoad } from './drafts-ui.js';
+import { selectAtCursor } from './selection.js';
 
 // One editor state per draft: switching drafts starts a fresh undo history,
 // so Ctrl+Z never brings another draft's text into this one.
@@ -43,10 +44,17 @@ export function editorState(doc) {
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
           page.chosen.program = update.state.doc.toString();
+          const by = (event) => update.transactions.some((tr) => tr.isUserEvent(event));
+          // A program pasted (or dropped) in, as it reads once it is read
+          // (reading-panes.js forgets an observe choice it does not have).
+          page.pasted = by('input.paste') || by('input.drop') ? page.chosen.program : null;
           // A paste's draft is stored a task later (drafts.writeSoon).
-          programEdited(insertedLength(update.changes) >= LONG_INSERT);
+          programEdited(insertedLength(update.changes) >= LONG_INSERT,
+            by('input') || by('delete') || by('undo') || by('redo') || by('move'));
           scheduleRead();
         }
+        // The cursor on a statement selects its node (selection.js).
+        if ((update.selectionSet || update.focusChanged) && update.view.hasFocus) selectAtCursor();
       }),
     ],
   });

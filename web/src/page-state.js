@@ -24,6 +24,7 @@ export const page = {
   shown: { ok: false, text: null },
   shownId: null,            // the engine request whose readings are shown
   shownRequest: null,       // ... and what it asked
+  pasted: null,             // the program as a paste left it, until it reads or is edited
   // Work in flight; the page is "busy" while any of it is.
   work: { timer: false, engine: false, graph: false, facts: false, teach: false, plain: false, fatal: false },
   // The long-lived objects, made by main.js at the start.
@@ -93,8 +94,18 @@ export function sourceOf(n) {
 }
 
 // A short message about what just happened to the reader's programs.
+// untilTyping: it goes at the reader's next edit (drafts-ui.js).
+const notice = { untilTyping: false };
 export function say(text, ...extra) {
+  notice.untilTyping = false;
   $('#notice').replaceChildren(text, ...extra);
+}
+export function sayUntilTyping(text) {
+  say(text);
+  notice.untilTyping = true;
+}
+export function typed() {
+  if (notice.untilTyping) say('');
 }
 
 export function undoButton(label, action) {

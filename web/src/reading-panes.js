@@ -7,8 +7,8 @@ import { LongReadings } from './long-reading.js';
 import { fillFolds, foldChunks } from './readings.js';
 import { rovingStop, stepLine } from './reading-keys.js';
 import { sentence } from './announce.js';
-import { askEngine, expectTeach } from './engine-client.js';
-import { applySelection, select } from './selection.js';
+import { askEngine, expectTeach, scheduleRead } from './engine-client.js';
+import { applySelection, select, selectAtCursor } from './selection.js';
 import { fillChoices, showChoiceNote } from './choices.js';
 import { consumePan, showPicture } from './picture-pane.js';
 import { showDiagnostics } from './editor.js';
@@ -180,6 +180,7 @@ export function showResult(msg) {
     page.sources = msg.sources;
     const t = page.names.list.lastIndexOf(msg.target);
     page.pictureTarget = t < 0 ? null : page.names.nodes[t];
+    forgetPastedChoices();
     fillChoices();
   }
   page.shown = { ok: !refused, text: msg.text };
@@ -187,7 +188,24 @@ export function showResult(msg) {
   expectTeach(msg.id, refused, teachSeen());
   showPicture(msg.text.dot, refused);
   applySelection();
+  selectAtCursor();
   updateDownloads();
+}
+
+// A pasted program that has no value of the target's or the observe
+// choice's name: the choice goes (silently: the reader did not make it for
+// this program), and the program is read with it gone.  Typing keeps it.
+function forgetPastedChoices() {
+  const { chosen, drafts } = page;
+  if (page.pasted === null || page.shownRequest?.program !== page.pasted) return;
+  page.pasted = null;
+  const gone = {};
+  for (const k of ['target', 'observe'])
+    if (chosen[k] && !page.names.list.includes(chosen[k])) gone[k] = '';
+  if (Object.keys(gone).length === 0) return;
+  Object.assign(chosen, gone);
+  drafts.update(drafts.current, gone);
+  scheduleRead();
 }
 
 // "show all" on a folded long line (readings.js): the hidden middle is

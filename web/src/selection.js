@@ -42,8 +42,31 @@ export function showSelected(node, origin = null) {
   }
 }
 
+// The node the statement on the editor's cursor line binds (the names'
+// node whose source span is on that line), or null; undefined while the
+// readings shown are not of the editor's text.
+function nodeAtCursor() {
+  const { view, shown, shownRequest, names } = page;
+  if (!shown.ok || shownRequest?.program !== page.chosen.program) return undefined;
+  const line = view.state.doc.lineAt(view.state.selection.main.head).number;
+  for (let k = names.nodes.length - 1; k >= 0; k--) {
+    const s = sourceOf(names.nodes[k]);
+    if (s && s[0] === line) return names.nodes[k];
+  }
+  return null;
+}
+
+// The cursor moved in the focused editor, or new readings came while it
+// has the focus: the statement under the cursor is selected in every pane,
+// as on the desktop (a line with none clears the selection).
+export function selectAtCursor() {
+  if (!page.view.hasFocus) return;
+  const node = nodeAtCursor();
+  if (node !== undefined && node !== page.selected) showSelected(node);
+}
+
 export function wireSelection() {
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && page.selected !== null) { page.selected = null; applySelection(); }
+    if (e.key === 'Escape' && !e.defaultPrevented && page.selected !== null) { page.selected = null; applySelection(); }
   });
 }

@@ -1,0 +1,176 @@
+// The page as a student used it in a lab, in headless Chromium, with real
+// clicks and keys: the error marker goes with the error; the drafts list
+// gets out of the way; the selection and the notices follow the program;
+// the editor's cursor selects its statement's node; two tabs on one draft
+// never merge their keys.  Every wait is for a state, never a duration.
+// Screenshots go to TP_WEB_ARTIFACTS.
+//
+// Environment: as page.test.mjs.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { editorText, pageSuite, ready } from './browser.mjs';
+import { loadEngine } from './engine.mjs';
+
+const s = pageSuite();
+const { build, shots, samplesDir, skip } = s;
+const README = () => readFileSync(join(samplesDir, 'readme.tape'), 'utf8');
+
+let b, engine;
+before(async () => {
+  if (skip) return;
+  b = await s.open();
+  engine = await loadEngine(build);
+});
+const expected = (program, choices = {}) => JSON.parse(engine.read(program, choices).json);
+
+const LAPTOP = { width: 1366, height: 768 };
+
+// The lint gutter's markers and what hovering the first one says.
+async function gutterMarks(page) {
+  return page.locator('#editor .cm-gutter-lint .cm-lint-marker').count();
+}
+
+test('the error marker goes when the error does (a line replaced at typing speed)', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base);
+  await ready(page);
+  await page.click('#drafts-toggle');
+  await page.click('#draft-new');
+  await ready(page);
+  await page.click('#editor .cm-content');
+  await page.keyboard.type('x = input [4, 1]\nerr = x\nloss = mean(err * err)', { delay: 80 });
+  await ready(page);
+  assert.equal(await page.textContent('[data-reading="diagnostics"]'), '3:8: `mean` is not defined yet');
+  assert.equal(await gutterMarks(page), 1, 'the gutter marks line 3');
+  await page.hover('#editor .cm-gutter-lint .cm-lint-marker');
+  await page.waitForSelector('.cm-tooltip-lint');
+  assert.match(await page.textContent('.cm-tooltip-lint'), /`mean` is not defined yet/);
+  await page.mouse.move(0, 0);
+  // The last line replaced, key by key.
+  await page.click('#editor .cm-line:nth-child(3)');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Shift+Home');
+  await page.keyboard.type('loss = sum(err * err) / 4.0', { delay: 80 });
+  await ready(page);
+  assert.equal(await page.textContent('[data-reading="diagnostics"]'), '', 'the program reads');
+  assert.equal(await gutterMarks(page), 0, 'no marker is left in the gutter');
+  assert.equal(await page.locator('#editor .cm-lintRange').count(), 0, 'no mark is left in the text');
+  await page.screenshot({ path: join(shots, 'lab-error-marker-gone.png') });
+});
+
+test('the drafts list closes after a new draft, on Escape and on a click outside, and covers nothing', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base);
+  await ready(page);
+  const boxes = () => page.evaluate(() => Object.fromEntries(['#observe', '.summary', '.tabs', '#diagnostics', '#drafts']
+    .map((sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [sel, [r.left, r.top, r.right, r.bottom]]; })));
+  const overlap = (a, c) => a[0] < c[2] && c[0] < a[2] && a[1] < c[3] && c[1] < a[3];
+
+  await page.click('#drafts-toggle');
+  assert.ok(await page.isVisible('#drafts'));
+  const open = await boxes();
+  for (const sel of ['#observe', '.summary', '.tabs', '#diagnostics'])
+    assert.ok(!overlap(open['#drafts'], open[sel]), `the open list does not cover ${sel}`);
+  for (const sel of ['#observe', '[data-tab="plan"]']) {
+    const hit = await page.$eval(sel, (el) => { const r = el.getBoundingClientRect(); return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); });
+    assert.ok(hit, `a click meant for ${sel} reaches it with the list open`);
+  }
+  await page.screenshot({ path: join(shots, 'lab-drafts-open.png') });
+  await page.click('#draft-new');
+  assert.ok(await page.isHidden('#drafts'), 'new draft closes the list');
+  assert.equal(await page.getAttribute('#drafts-toggle', 'aria-expanded'), 'false');
+
+  await page.click('#drafts-toggle');
+  await page.focus('#draft-new');
+  await page.keyboard.press('Escape');
+  assert.ok(await page.isHidden('#drafts'), 'Escape closes the list');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'drafts-toggle', 'focus goes back to its button');
+
+  await page.click('#drafts-toggle');
+  await page.click('[data-tab="plan"]');
+  assert.ok(await page.isHidden('#drafts'), 'a click outside closes the list');
+  assert.equal(await page.getAttribute('[data-tab="plan"]', 'aria-selected'), 'true', 'and the click did what it was meant for');
+});
+
+test('the selection is cleared when another program opens; the new-draft notice goes at the first key', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base + '#program=' + encodeURIComponent(README()));
+  await ready(page);
+  await page.click('[data-reading="spec"] [data-node="4"]');
+  await page.waitForFunction(() => document.querySelector('#explain-line').dataset.explains === '4');
+  await page.mouse.move(0, 0);   // no node hovered: the line says the selection's
+  await page.selectOption('#sample', 'mlp');
+  await ready(page);
+  assert.equal(await page.locator('.sel').count(), 0, 'nothing of the new program is lit');
+  assert.equal(await page.textContent('#explain-line'), '', 'the explain line describes no node of the last program');
+  assert.equal(await page.locator('#editor .tp-source-span').count(), 0);
+
+  await page.click('#drafts-toggle');
+  await page.click('#draft-new');
+  assert.match(await page.textContent('#notice'), /^a new, empty draft/);
+  await page.keyboard.type('w');
+  await page.waitForFunction(() => document.querySelector('#notice').textContent === '');
+  await ready(page);
+});
+
+test('target and observe choices a pasted program lacks go, with no note; rename keeps the list order', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(b.base);   // the README sample: observe error
+  await ready(page);
+  assert.equal(await page.inputValue('#observe'), 'error');
+  assert.equal(await page.inputValue('#target'), 'loss');
+  const program = '# pasted\nw = parameter 2.0\nz = w * w\n';
+  await page.evaluate((t) => navigator.clipboard.writeText(t), program);
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  await ready(page);
+  assert.equal(await editorText(page), program);
+  assert.equal(await page.inputValue('#observe'), '', 'observe is back to nothing');
+  assert.equal(await page.inputValue('#target'), '', 'target is back to the last scalar');
+  assert.equal(await page.textContent('#choice-note'), '', 'no red note');
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /observe=|target=/);
+  assert.equal(await page.textContent('[data-reading="summary"]'), expected(program).summary);
+
+  // Two drafts; renaming the older one leaves it second.
+  await page.selectOption('#sample', 'xor');
+  await ready(page);
+  await page.click('#drafts-toggle');
+  const titles = () => page.$$eval('#drafts-list .draft-title', (els) => els.map((e) => e.textContent));
+  const before = await titles();
+  assert.equal(before[1], '# pasted');
+  await page.locator('#drafts-list li', { hasText: '# pasted' }).getByRole('button', { name: /^rename/ }).click();
+  await page.locator('#drafts-list input.draft-rename').fill('my square');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await titles(), [before[0], 'my square']);
+});
+
+test('the editor\'s cursor selects its statement\'s node in every pane', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  const program = 'x = input [2, 3]\nw = parameter [3, 4]\ny = relu(x @ w)\nloss = sum(y * y)\n';
+  await page.goto(b.base + '#tab=tiled&program=' + encodeURIComponent(program));
+  await ready(page);
+  const want = expected(program);
+  const node = (name) => want.names.find((n) => n.name === name).node;
+  const lit = () => page.$$eval('.readings .sel', (els) => [...new Set(els.map((e) => `${e.closest('[data-reading]').dataset.reading}:${e.dataset.node}`))].sort());
+  const everywhere = (n) => ['derivative', 'picture', 'plan', 'spec', 'stablehlo', 'values'].map((r) => `${r}:${n}`);
+
+  await page.click('#editor .cm-line:nth-child(3)');   // a click on `y = relu(x @ w)`
+  await ready(page);
+  assert.deepEqual(await lit(), everywhere(node('y')), 'the click selects y everywhere');
+  assert.equal(await page.locator('#editor .tp-source-span').textContent(), 'relu(x @ w)');
+  await page.keyboard.press('ArrowDown');   // the cursor moves to `loss = ...`
+  await page.waitForFunction((n) => document.querySelector('#explain-line').dataset.explains === String(n), node('loss'));
+  assert.deepEqual(await lit(), everywhere(node('loss')), 'the cursor selects loss everywhere');
+  await page.screenshot({ path: join(shots, 'lab-cursor-selects.png') });
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((n) => document.querySelector('#explain-line').dataset.explains === String(n), node('w'));
+  // A line with no statement selects nothing.
+  await page.keyboard.press('Control+End');
+  await page.waitForFunction(() => document.querySelectorAll('.readings .sel').length === 0);
+});
