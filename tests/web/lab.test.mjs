@@ -174,3 +174,76 @@ test('the editor\'s cursor selects its statement\'s node in every pane', { skip 
   await page.keyboard.press('Control+End');
   await page.waitForFunction(() => document.querySelectorAll('.readings .sel').length === 0);
 });
+
+test('two tabs on one draft: keys typed in both at once never merge; the second tab is read-only, with a note', { skip }, async () => {
+  const one = await b.page({ viewport: LAPTOP });
+  const A = '# one draft\nw = parameter 2.0\nloss = w * w\n';
+  await one.goto(b.base + '#program=' + encodeURIComponent(A));
+  await ready(one);
+  const two = await one.context().newPage();
+  await two.setViewportSize(LAPTOP);
+  await two.goto(b.base + 'index.html');   // no hash: the same current draft
+  await ready(two);
+  assert.equal(await editorText(two), A);
+  const drafts = (p) => p.evaluate(() => JSON.parse(localStorage.getItem('topos-playground:drafts')).drafts.map((d) => localStorage.getItem(`topos-playground:draft:${d.id}`)));
+  const follows = (p, text) => p.waitForFunction((t) => [...document.querySelectorAll('#editor .cm-line')].map((l) => l.textContent).join('\n') === t, text);
+
+  // Both type at once, key for key.
+  await one.click('#editor .cm-content');
+  await one.keyboard.press('Control+End');
+  await two.click('#editor .cm-content');
+  await two.keyboard.press('Control+End');
+  // (Keys typed within the same few milliseconds, before either tab hears
+  // of the other's, fork the draft instead: each tab keeps its text as a
+  // draft of its own, drafts.test.mjs.)
+  await one.keyboard.type('#');
+  await follows(two, A + '#');
+  for (const [a, c] of [[' ', 'y'], ['o', 'z'], ['n', 'q'], ['e', 'r']]) {
+    await one.keyboard.type(a);
+    await two.keyboard.type(c);
+  }
+  await ready(one);
+  await follows(two, A + '# one');
+  assert.equal(await editorText(one), A + '# one', 'the first tab has its own keys only');
+  assert.ok(await two.isVisible('#follow-note'), 'the second tab says why it does not take keys');
+  assert.match(await two.textContent('#follow-text'), /^Another tab of the page is changing “# one draft”: it is read-only here/);
+  assert.equal(await two.getAttribute('#editor .cm-content', 'aria-readonly'), 'true');
+  assert.deepEqual(await drafts(one), [A + '# one'], 'one draft, with no key of the second tab in it');
+  await two.screenshot({ path: join(shots, 'lab-two-tabs-read-only.png') });
+
+  // "edit it here" takes it over: now the first tab follows, read-only.
+  await two.click('#edit-here');
+  assert.ok(await two.isHidden('#follow-note'));
+  await two.keyboard.press('Control+End');
+  await two.keyboard.type(' two');
+  await follows(one, A + '# one two');
+  await one.waitForSelector('#follow-note', { state: 'visible' });
+  await one.keyboard.type('lost');
+  await ready(two);
+  assert.equal(await editorText(two), A + '# one two');
+  assert.deepEqual(await drafts(two), [A + '# one two']);
+
+  // "edit a copy": a draft of its own, editable at once.
+  await one.click('#edit-copy');
+  await one.keyboard.press('Control+End');
+  await one.keyboard.type('!');
+  await ready(one);
+  assert.equal(await editorText(one), A + '# one two!');
+  assert.equal(await editorText(two), A + '# one two', 'the copy is not the other tab’s draft');
+  assert.deepEqual((await drafts(one)).sort(), [A + '# one two', A + '# one two!'].sort());
+
+  // The tab that edits leaves: the one that followed it may edit again.
+  await one.click('#drafts-toggle');
+  await one.locator('#drafts-list .draft-open', { has: one.locator('.draft-title', { hasText: /^# one draft$/ }) }).click();
+  await ready(one);
+  await two.keyboard.type('+');   // two edits the original again: one follows, read-only
+  await one.waitForSelector('#follow-note', { state: 'visible' });
+  await two.close();
+  await one.waitForSelector('#follow-note', { state: 'hidden' });
+  assert.match(await one.textContent('#notice'), /^the other tab left “# one draft”: you can edit it here/);
+  await one.click('#editor .cm-content');
+  await one.keyboard.press('Control+End');
+  await one.keyboard.type('#');
+  await ready(one);
+  assert.equal(await editorText(one), A + '# one two+#');
+});

@@ -5,7 +5,7 @@ import { undoDepth } from '@codemirror/commands';
 
 import { $, page, say, sayUntilTyping, typed, undoButton, writeHash } from './page-state.js';
 import { draftTitle, firstLine } from './drafts.js';
-import { editorState } from './editor.js';
+import { editorState, setReadOnly } from './editor.js';
 import { scheduleRead } from './engine-client.js';
 import { applyChoices } from './choices.js';
 import { applySelection } from './selection.js';
@@ -20,13 +20,39 @@ const ui = {
   // The last sample loaded, while Ctrl+Z can undo it:
   // {draft: the sample's id, previous: id, removed: draft or null}
   sampleLoad: null,
+  edited: null,       // the draft this tab's reader changed, while it is shown here
+  following: null,    // the draft another tab is changing: read-only here
 };
+
+// The tabs of the page tell each other when one stops changing a draft
+// (it is hidden, closed, or opens another draft): a tab that followed it,
+// read-only, may then edit it.
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('topos-playground') : null;
+function letGo() {
+  if (ui.edited !== null) channel?.postMessage({ letGo: ui.edited });
+  ui.edited = null;
+}
+
+// Read-only while another tab changes draft id (null: editable), with a
+// note that says so and offers to edit it here or edit a copy.
+function follow(id) {
+  ui.following = id;
+  document.body.classList.toggle('following', id !== null);
+  $('#follow-note').hidden = id === null;
+  if (id !== null) {
+    const d = page.drafts.get(id);
+    $('#follow-text').textContent = `Another tab of the page is changing “${d ? draftTitle(d) : 'this draft'}”: it is read-only here, and follows that tab.`;
+  }
+  setReadOnly(id !== null);
+}
 
 // Shows a draft in the editor (its own undo history) with its choices.
 export function showDraft(d) {
   const drafts = page.drafts;
+  if (d.id !== drafts.current) letGo();
   drafts.select(d.id);
   page.view.setState(editorState(d.program));
+  follow(null);
   Object.assign(page.chosen, { program: d.program, target: d.target, observe: d.observe, exact: d.exact });
   ui.sampleLoad = null;
   page.pasted = null;
@@ -43,7 +69,10 @@ export function showDraft(d) {
 // later); byReader: the reader's own edit, not another tab's.
 export function programEdited(soon, byReader) {
   page.drafts.update(page.drafts.current, { program: page.chosen.program }, soon);
-  if (byReader) typed();
+  if (byReader) {
+    typed();
+    ui.edited = page.drafts.current;
+  }
   renderDrafts();
 }
 
@@ -254,12 +283,17 @@ function onStorage(e) {
   const mine = drafts.get(drafts.current);
   if (mine && e.key === `topos-playground:draft:${mine.id}`) {
     if (e.newValue === null) {
-      drafts.writeDraft(mine);   // deleted there while open here: kept
+      drafts.writeDraft(mine);   // deleted there while open here: kept, and edited here
+      if (ui.following === mine.id) follow(null);
     } else if (e.newValue !== chosen.program) {
       if (e.oldValue === chosen.program) {
         // Already stored by the other tab: not written back (a write of a
         // text that other tab has since moved past would undo its keys).
+        // Read-only here from now on: keys typed in both tabs at once
+        // would otherwise merge into one text.
         mine.program = e.newValue;
+        ui.edited = null;
+        if (ui.following !== mine.id) follow(mine.id);
         view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: e.newValue } });
       } else {
         const copy = drafts.create({ program: chosen.program, name: `${mine.name || firstLine(chosen.program) || 'a draft'} (this tab)`,
@@ -346,9 +380,30 @@ export function wireDrafts() {
   }, true);
 
   window.addEventListener('storage', onStorage);
-  // A program pasted just before the page is left or hidden is stored now.
-  window.addEventListener('pagehide', () => drafts.flush());
-  document.addEventListener('visibilitychange', () => { if (document.hidden) drafts.flush(); });
+  // A program pasted just before the page is left or hidden is stored now;
+  // the tabs that follow this one's draft may edit it.
+  window.addEventListener('pagehide', () => { drafts.flush(); letGo(); });
+  document.addEventListener('visibilitychange', () => { if (document.hidden) { drafts.flush(); letGo(); } });
+  if (channel) {
+    channel.onmessage = (e) => {
+      if (e.data?.letGo === undefined || e.data.letGo !== ui.following) return;
+      const d = drafts.get(ui.following);
+      follow(null);
+      say(`the other tab left “${d ? draftTitle(d) : 'this draft'}”: you can edit it here.`);
+    };
+  }
+  // Taken over here: the other tab follows this one at its next write.
+  $('#edit-here').onclick = () => { follow(null); page.view.focus(); };
+  $('#edit-copy').onclick = () => {
+    const { chosen } = page;
+    const mine = drafts.get(drafts.current);
+    const copy = drafts.create({ program: chosen.program, name: `${mine?.name || firstLine(chosen.program) || 'a draft'} (copy)`,
+      target: chosen.target, observe: chosen.observe, exact: chosen.exact, origin: mine?.origin || '' });
+    showDraft(copy);
+    writeHash();
+    say(`a copy to edit here: “${draftTitle(copy)}”; the other tab keeps “${mine ? draftTitle(mine) : 'its draft'}”.`);
+    page.view.focus();
+  };
 }
 
 // The draft a page opened without a program in its hash starts with (the

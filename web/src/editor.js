@@ -1,6 +1,6 @@
 // The editor (CodeMirror): one editor state per draft, the diagnostics'
 // marks, and the way from a diagnostic to its line.
-import { EditorState } from '@codemirror/state';
+import { Compartment, EditorState } from '@codemirror/state';
 import {
   EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter,
   highlightSpecialChars, keymap, lineNumbers,
@@ -16,12 +16,19 @@ import { readNow, scheduleRead } from './engine-client.js';
 import { programEdited, undoSampleLoad } from './drafts-ui.js';
 import { selectAtCursor } from './selection.js';
 
+// Read-only while another tab changes the draft (drafts-ui.js).
+const readOnly = new Compartment();
+export function setReadOnly(on) {
+  page.view.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
+}
+
 // One editor state per draft: switching drafts starts a fresh undo history,
 // so Ctrl+Z never brings another draft's text into this one.
 export function editorState(doc) {
   return EditorState.create({
     doc,
     extensions: [
+      readOnly.of(EditorState.readOnly.of(false)),
       lineNumbers(),
       highlightActiveLineGutter(),
       highlightSpecialChars(),
