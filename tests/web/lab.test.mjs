@@ -247,3 +247,47 @@ test('two tabs on one draft: keys typed in both at once never merge; the second 
   await ready(one);
   assert.equal(await editorText(one), A + '# one two+#');
 });
+
+test('offline after the load: training runs, and the page reloads and trains again', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base);   // the README sample
+  await ready(page);
+  await page.waitForFunction(() => navigator.serviceWorker?.controller?.state === 'activated');
+  await page.context().setOffline(true);
+  const train = async () => {
+    await page.click('#tab-train');
+    await page.click('#train-run');
+    await page.waitForSelector('#train-curve svg');
+    assert.equal(await page.textContent('#train-status'), '', 'the status says nothing is pending');
+    assert.ok(await page.isHidden('#train-error'));
+    assert.notEqual(await page.textContent('#train-parameters'), '');
+  };
+  await train();
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.textContent('[data-reading="spec"]'), expected(README(), { target: 'loss', observe: ['error'] }).spec,
+    'the page reloaded offline reads the program');
+  await train();
+  await page.screenshot({ path: join(shots, 'lab-offline-train.png') });
+  await page.context().setOffline(false);
+});
+
+test('a training worker that cannot load says so, and Run works again once it can', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP, serviceWorkers: 'block' });
+  let fetched = 0;
+  let failing = true;
+  await page.route('**/engine-worker.js', (route) => (++fetched > 1 && failing ? route.abort('internetdisconnected') : route.continue()));
+  await page.goto(b.base);
+  await ready(page);
+  await page.click('#tab-train');
+  await page.click('#train-run');
+  await page.waitForSelector('#train-error:not([hidden])');
+  assert.match(await page.textContent('#train-error'), /^the training engine could not be loaded \(.+\); if the page is offline, run it again once it is back online$/);
+  assert.equal(await page.textContent('#train-status'), '', 'not "training…" forever');
+  assert.ok(await page.isEnabled('#train-run'));
+  await page.screenshot({ path: join(shots, 'lab-train-cannot-load.png') });
+  failing = false;
+  await page.click('#train-run');
+  await page.waitForSelector('#train-curve svg');
+  assert.ok(await page.isHidden('#train-error'));
+});

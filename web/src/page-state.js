@@ -5,6 +5,7 @@
 // other module reads (engine-client.js its requests, picture-pane.js its
 // layouts).
 import { TEACH_TABS, formatHash } from './state.js';
+import { afterFirstReadings } from './offline.js';
 
 // The names of a program as the worker packs them (engine-worker.js
 // packNames): list[i] names node nodes[i], a scalar when scalar[i] is 1.
@@ -56,7 +57,10 @@ export function updateBusy() {
   const busy = w.timer || w.engine || w.graph || w.facts || w.teach || w.plain;
   const next = busy && !w.fatal ? 'busy' : 'ready';
   if (document.body.dataset.state !== next) document.body.dataset.state = next;   // a change only, for observers
-  if (!busy && stats.firstReadingsMs === null) stats.firstReadingsMs = performance.now();
+  if (!busy && stats.firstReadingsMs === null) {
+    stats.firstReadingsMs = performance.now();
+    afterFirstReadings();
+  }
 }
 
 // Whether reading pane `name` is on screen (its tab, or all six tiled).

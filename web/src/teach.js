@@ -117,6 +117,7 @@ export function createTeach(page) {
       stepper.decorate();
     },
     programChanged: (key) => train.programChanged(key),
+    warmTraining: () => train.warm(),
     // Another program is in the editor: the node under the pointer is of
     // the last one until the pointer moves.
     forgetHover() { hovered = null; showExplanation(); },

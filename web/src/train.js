@@ -19,17 +19,39 @@ export function createTrain(page) {
   let run = null;              // {key, steps, rate, json, svg, parameters, cache: Map(k -> parameters)}
   let lookTimer = null;
 
+  // The training's worker, started once the page has read its first
+  // program and kept: a Run needs no file fetched then (the page may be
+  // offline by now; the service worker, offline.js, keeps the files for a
+  // worker started later).  A worker that cannot load says why, and every
+  // question to it is answered with that.
+  function ensureWorker() {
+    if (worker) return;
+    const w = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+    worker = w;
+    const broken = (why) => {
+      if (worker !== w) return;
+      w.terminate();
+      worker = null;
+      const message = `the training engine could not be loaded (${why}); if the page is offline, run it again once it is back online`;
+      for (const done of waiting.values()) done({ fatal: message });
+      waiting.clear();
+      if (!$('train-run').disabled) fail(message);
+    };
+    w.onmessage = (e) => {
+      if (e.data.loadError) { broken(e.data.loadError); return; }
+      const done = waiting.get(e.data.id);
+      if (!done) return;
+      waiting.delete(e.data.id);
+      done(e.data);
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      broken(e.message || 'engine-worker.js could not be fetched');
+    };
+  }
+
   function ask(request) {
-    if (!worker) {
-      worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
-      worker.onmessage = (e) => {
-        if (e.data.loadError) fail(`the engine could not be loaded: ${e.data.loadError}`);
-        const done = waiting.get(e.data.id);
-        if (!done) return;
-        waiting.delete(e.data.id);
-        done(e.data);
-      };
-    }
+    ensureWorker();
     const id = `train-${++seq}`;
     return new Promise((resolve) => {
       waiting.set(id, resolve);
@@ -37,12 +59,15 @@ export function createTrain(page) {
     });
   }
 
-  // Drops the worker and everything it was asked (the program changed).
+  // Drops the worker and everything it was asked (the program changed),
+  // and starts the next one at once.
   function cancel() {
-    if (worker) worker.terminate();
+    if (!worker) return;
+    worker.terminate();
     worker = null;
     for (const done of waiting.values()) done({ cancelled: true });
     waiting.clear();
+    ensureWorker();
   }
 
   function status(text) { $('train-status').textContent = text; }
@@ -80,6 +105,7 @@ export function createTrain(page) {
     $('train-run').disabled = false;
     if (answer.cancelled) return;
     status('');
+    if (answer.fatal && /could not be loaded/.test(answer.fatal)) { fail(answer.fatal); return; }
     if (answer.fatal || !answer.train) { fail(`the engine failed: ${answer.fatal || 'no answer'}`); return; }
     const t = answer.train;
     if (t.ran !== 1) { fail(t.error ? `refused: ${t.error}` : 'the training was refused'); return; }
@@ -141,6 +167,7 @@ export function createTrain(page) {
       const answer = await ask({ ...mine.request, train: { steps: k, rate: mine.rate } });
       if (answer.cancelled || run !== mine) return;
       status('');
+      if (answer.fatal) { fail(answer.fatal); return; }
       parameters = answer.train?.parameters ?? '';
       mine.cache.set(k, parameters);
       if (Number($('train-k').value) !== k) return;   // the slider moved on
@@ -166,6 +193,7 @@ export function createTrain(page) {
   });
 
   return {
+    warm: ensureWorker,
     // The program or a choice changed: a training in flight is dropped, a
     // shown one is marked as being of an earlier program.
     programChanged(key) {
