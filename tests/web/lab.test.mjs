@@ -291,3 +291,86 @@ test('a training worker that cannot load says so, and Run works again once it ca
   await page.waitForSelector('#train-curve svg');
   assert.ok(await page.isHidden('#train-error'));
 });
+
+// No sideways scrolling: the page, and the scroll box of `sel`.
+async function noSideways(page, sel, what) {
+  const [doc, win, box, boxWidth] = await page.$eval(sel, (el) => [document.documentElement.scrollWidth, innerWidth, el.scrollWidth, el.clientWidth]);
+  assert.ok(doc <= win, `${what}: the page is ${doc} px wide in a ${win} px window`);
+  assert.ok(box <= boxWidth, `${what}: ${sel} scrolls sideways (${box} px in ${boxWidth} px)`);
+}
+
+const MATRIX = '# an 8 x 8 matrix\nw = parameter [8, 8]\nb = parameter [8]\nx = input [8, 8]\ny = w @ x\nloss = sum(y * y)\n';
+const PHONE = { width: 390, height: 844 };
+
+// On the laptop a row of the matrix is one line; narrower (a projector's
+// 1280 px, a phone) a row wraps, column for column.
+for (const [name, viewport] of [['a 1366x768 laptop', LAPTOP], ['a 390x844 phone', PHONE], ['a 1280x720 projector', { width: 1280, height: 720 }]]) {
+  test(`an [8, 8] value is an aligned grid with no sideways scrolling on ${name}: values, the step, the trained parameters`, { skip }, async () => {
+    const want = expected(MATRIX);
+    const page = await b.page({ viewport });
+    await page.goto(b.base + '#tab=values&program=' + encodeURIComponent(MATRIX));
+    await ready(page);
+    assert.equal(await page.textContent('[data-reading="values"]'), want.values, 'the reading\'s text is the engine\'s');
+    const w = want.names.find((n) => n.name === 'w').node;
+    const grid = `[data-reading="values"] [data-node="${w}"] .grid`;
+    assert.equal(await page.locator(`${grid} .grid-row`).count(), 8, 'w: one row of the grid a row of the matrix');
+    const cells = await page.$$eval(`${grid} .grid-cell > span:first-child`, (els) => els.map((e) => e.textContent));
+    assert.deepEqual(cells, want.nodes[w].data.map(String), 'each cell is the engine\'s text of its element');
+    // Columns line up: every row's j-th number ends at the same x.
+    const rights = await page.$$eval(`${grid} .grid-row`, (rows) => rows.map((r) => [...r.querySelectorAll('.grid-cell > span:first-child')].map((c) => Math.round(c.getBoundingClientRect().right))));
+    for (const r of rights) assert.deepEqual(r, rights[0], 'the columns are aligned');
+    if (viewport === LAPTOP) {
+      const tops = await page.$$eval(`${grid} .grid-row`, (rows) => rows.map((r) => new Set([...r.querySelectorAll('.grid-cell')].map((c) => Math.round(c.getBoundingClientRect().top))).size));
+      assert.deepEqual(tops, Array(8).fill(1), 'each row of the matrix is one line');
+    }
+    await noSideways(page, '[data-pane="values"] .scroll', 'values');
+    await page.screenshot({ path: join(shots, `lab-grid-values-${viewport.width}x${viewport.height}.png`), fullPage: viewport === PHONE });
+
+    // The step at w's node: its value as a grid.
+    await page.click('#steps-toggle');
+    await page.focus('#step-range');
+    await page.keyboard.press('Home');
+    const at = want.memory.steps.indexOf(w);
+    assert.ok(at >= 0, 'w is a step of the plan');
+    for (let k = 0; k < at; k++) await page.keyboard.press('ArrowRight');
+    await page.waitForSelector(`#step-value[data-grid="${w}"]`);
+    assert.equal(await page.textContent('#step-value'), `value [8, 8] ${want.values.split('\n')[0].slice(24)}`, 'the step\'s value, as the values reading writes w');
+    await noSideways(page, '#stepper', 'the step');
+    await page.click('#steps-toggle');
+
+    // The trained parameters.
+    engine.read(MATRIX, {});
+    const trained = engine.train(3, '0.01');
+    await page.click('#tab-train');
+    await page.fill('#train-steps', '3');
+    await page.fill('#train-rate', '0.01');
+    await page.click('#train-run');
+    await page.waitForSelector('#train-parameters .grid');
+    assert.equal(await page.textContent('#train-parameters'), trained.parameters, 'the parameters\' text is the engine\'s');
+    assert.equal(await page.locator('#train-parameters .grid').count(), 2, 'w and b are grids');
+    await noSideways(page, '#train-parameters', 'the trained parameters');
+    await noSideways(page, '#pane-train .scroll', 'the train tab');
+    await page.screenshot({ path: join(shots, `lab-grid-train-${viewport.width}x${viewport.height}.png`), fullPage: viewport === PHONE });
+  });
+}
+
+test('a grid\'s numbers are the engine\'s own texts: -0, 0.0000001 and 100000000000000000000000', { skip }, async () => {
+  const program = 'a = input [[0.0000001, 100000000000000000000000.0], [1.0, 2.5]]\nb = a * 0.0\nc = -b\nw = parameter 1.0\nloss = w * sum(a) + sum(c)\n';
+  const want = expected(program);
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base + '#tab=values&program=' + encodeURIComponent(program));
+  await ready(page);
+  assert.equal(await page.textContent('[data-reading="values"]'), want.values);
+  const cells = (node) => page.$$eval(`[data-reading="values"] [data-node="${node}"] .grid-cell > span:first-child`, (els) => els.map((e) => e.textContent));
+  const node = (n) => want.names.find((x) => x.name === n).node;
+  assert.deepEqual(await cells(node('a')), ['0.0000001', '100000000000000000000000', '1', '2.5']);
+  assert.deepEqual(await cells(node('c')), ['-0', '-0', '-0', '-0']);
+  await page.click('#steps-toggle');
+  await page.focus('#step-range');
+  await page.keyboard.press('Home');
+  const at = want.memory.steps.indexOf(node('c'));
+  assert.ok(at >= 0, 'c is a step of the plan');
+  for (let k = 0; k < at; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForSelector(`#step-value[data-grid="${node('c')}"]`);
+  assert.equal(await page.textContent('#step-value'), 'value [2, 2] [[-0, -0], [-0, -0]]');
+});

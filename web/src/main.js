@@ -24,7 +24,7 @@ import { createTeach } from './teach.js';
 import { Announcer } from './announce.js';
 import { $, currentRead, page, paneEl, paneShown, requestKey, say, writeHash } from './page-state.js';
 import { createEditor, wireEditorLinks } from './editor.js';
-import { readNow, scheduleRead, startEngine } from './engine-client.js';
+import { askEngine, readNow, scheduleRead, startEngine } from './engine-client.js';
 import { showDeferred, wirePanes } from './reading-panes.js';
 import { applySelection, showSelected, wireSelection } from './selection.js';
 import { applyChoices, wireChoices } from './choices.js';
@@ -152,6 +152,9 @@ page.teach = createTeach({
   // The teaching panes are not among the six tiles (style.css hides them there).
   shown: (name) => (TEACH_TABS.includes(name) ? page.chosen.tab === name : paneShown(name)),
   reselect: () => applySelection(),
+  // A node's shape and its elements' texts, as the engine wrote them, of
+  // the readings shown (or null).
+  nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),
 });
 wireEditorLinks();
 wirePanes();

@@ -7,6 +7,8 @@
 // any step K: the loss at K is losses[K]; the parameters after K steps
 // are those of a training of K steps, asked of the worker and cached.
 import { nodeButton } from './node-link.js';
+import { gridHtml, isGrid, tensorText } from './grid.js';
+import { escapeHtml } from './readings.js';
 
 const DEFAULTS = { steps: '50', rate: '0.1' };
 const LOOK_DELAY_MS = 80;
@@ -16,7 +18,7 @@ export function createTrain(page) {
   let worker = null;
   let seq = 0;
   const waiting = new Map();   // id -> resolve
-  let run = null;              // {key, steps, rate, json, svg, parameters, cache: Map(k -> parameters)}
+  let run = null;              // {key, steps, rate, json, svg, cache: Map(k -> {text, exact})}
   let lookTimer = null;
 
   // The training's worker, started once the page has read its first
@@ -109,7 +111,7 @@ export function createTrain(page) {
     if (answer.fatal || !answer.train) { fail(`the engine failed: ${answer.fatal || 'no answer'}`); return; }
     const t = answer.train;
     if (t.ran !== 1) { fail(t.error ? `refused: ${t.error}` : 'the training was refused'); return; }
-    run = { key, request, steps, rate, json: t.json, svg: t.svg, parameters: t.parameters, cache: new Map([[steps, t.parameters]]) };
+    run = { key, request, steps, rate, json: t.json, svg: t.svg, cache: new Map([[steps, { text: t.parameters, exact: t.exact }]]) };
     showRun();
   }
 
@@ -152,6 +154,31 @@ export function createTrain(page) {
     root.append(line);
   }
 
+  // The parameter lines as the engine writes them, a tensor laid out as a
+  // grid (grid.js) when its element texts (the train JSON's, exact) write
+  // the end of its line; the element's textContent stays the text.
+  function showParameters({ text, exact }) {
+    const el = $('train-parameters');
+    const entries = exact ? Object.entries(exact) : [];
+    const lines = text.split('\n');
+    let any = false;
+    const html = lines.map((line, k) => {
+      const nl = k < lines.length - 1 ? '\n' : '';
+      const [name, value] = entries[k] || [];
+      const shape = (value?.shape || []).map(Number);
+      if (!name || !line.startsWith(`${name} `) || !Array.isArray(value?.data) || !isGrid(shape)) return escapeHtml(line + nl);
+      const tensor = tensorText(shape, value.data);
+      if (!line.endsWith(tensor.text)) return escapeHtml(line + nl);
+      const grid = gridHtml(tensor.text, tensor.spans, shape);
+      if (grid === null) return escapeHtml(line + nl);
+      any = true;
+      return `<span class="train-line">${escapeHtml(line.slice(0, line.length - tensor.text.length))}${grid}</span>`
+        + (nl ? `<span class="grid-nl">${nl}</span>` : '');
+    });
+    if (any) el.innerHTML = html.join('');
+    else el.textContent = text;
+  }
+
   // Shows the loss at step k and the parameters after k steps.
   async function look(k) {
     const losses = run.json.losses;
@@ -168,11 +195,11 @@ export function createTrain(page) {
       if (answer.cancelled || run !== mine) return;
       status('');
       if (answer.fatal) { fail(answer.fatal); return; }
-      parameters = answer.train?.parameters ?? '';
+      parameters = { text: answer.train?.parameters ?? '', exact: answer.train?.exact ?? null };
       mine.cache.set(k, parameters);
       if (Number($('train-k').value) !== k) return;   // the slider moved on
     }
-    $('train-parameters').textContent = parameters;
+    showParameters(parameters);
     $('train-parameters-label').textContent = k === 0 ? 'the parameters before any step' : `the parameters after ${k} step${k === 1 ? '' : 's'}`;
   }
 
