@@ -374,3 +374,72 @@ test('a grid\'s numbers are the engine\'s own texts: -0, 0.0000001 and 100000000
   await page.waitForSelector(`#step-value[data-grid="${node('c')}"]`);
   assert.equal(await page.textContent('#step-value'), 'value [2, 2] [[-0, -0], [-0, -0]]');
 });
+
+// The picture's nodes the box shows only in part.
+function cutNodes(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector('.picture-scroll');
+    const b = box.getBoundingClientRect();
+    const top = b.top + box.clientTop, left = b.left + box.clientLeft, bottom = top + box.clientHeight, right = left + box.clientWidth;
+    const out = [];
+    for (const g of document.querySelectorAll('[data-reading="picture"] g.node[data-node]')) {
+      const r = g.getBoundingClientRect();
+      const seen = r.right > left && r.left < right && r.bottom > top && r.top < bottom;
+      const whole = r.left >= left && r.right <= right && r.top >= top && r.bottom <= bottom;
+      if (seen && !whole) out.push(Number(g.dataset.node));
+    }
+    return out;
+  });
+}
+
+for (const id of ['readme', 'mlp', 'xor']) {
+  test(`the ${id} picture opens with no node cut at the pane's edges; fit shows it whole; the legend is whole`, { skip }, async () => {
+    const page = await b.page({ viewport: LAPTOP });
+    await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(s.sample(id)));
+    await ready(page);
+    assert.deepEqual(await cutNodes(page), [], 'no node is cut at the opening');
+    const opening = Number(await page.$eval('[data-reading="picture"]', (e) => e.dataset.scale));
+    await page.click('#zoom-fit');
+    const inBox = await page.evaluate(() => {
+      const box = document.querySelector('.picture-scroll').getBoundingClientRect();
+      const svg = document.querySelector('[data-reading="picture"] svg').getBoundingClientRect();
+      return svg.left >= box.left && svg.right <= box.right && svg.top >= box.top && svg.bottom <= box.bottom;
+    });
+    assert.ok(inBox, 'fit shows the whole picture');
+    if (id !== 'readme') assert.ok(Number(await page.$eval('[data-reading="picture"]', (e) => e.dataset.scale)) < opening, 'fit changed the view');
+    // The legend: not in the picture, whole in its own box.
+    assert.equal(await page.$eval('[data-reading="picture"] svg g#legend', (g) => getComputedStyle(g).display), 'none');
+    await page.click('#legend-toggle');
+    const legend = await page.$eval('#picture-legend', (el) => {
+      const r = el.getBoundingClientRect(), s = el.querySelector('svg').getBoundingClientRect(), pane = el.closest('.pane').getBoundingClientRect();
+      const texts = [...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect());
+      return { inPane: r.left >= pane.left && r.right <= pane.right && r.top >= pane.top && r.bottom <= pane.bottom,
+        scrolls: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+        textsIn: texts.every((t) => t.left >= s.left - 1 && t.right <= s.right + 1 && t.top >= s.top - 1 && t.bottom <= s.bottom + 1),
+        words: el.textContent };
+    });
+    assert.ok(legend.inPane && !legend.scrolls && legend.textsIn, `the legend is whole: ${JSON.stringify(legend)}`);
+    assert.match(legend.words, /appended by differentiate/);
+    if (id === 'mlp') await page.screenshot({ path: join(shots, 'lab-picture-fit-legend.png') });
+    await page.keyboard.press('Escape');
+    assert.ok(await page.isHidden('#picture-legend'), 'Escape closes the legend');
+  });
+}
+
+test('ArrowDown on a picture node goes to a node below it, not beside it', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(README()));
+  await ready(page);
+  await page.click('#zoom-fit');
+  const at = () => page.evaluate(() => { const r = document.activeElement.getBoundingClientRect(); return { node: document.activeElement.dataset.node, x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  await page.focus('[data-reading="picture"] g.node[tabindex="0"]');
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft']) {
+    const from = await at();
+    await page.keyboard.press(key);
+    const to = await at();
+    assert.notEqual(to.node, from.node, `${key} from node ${from.node} moved`);
+    const [along, across] = key === 'ArrowDown' ? [to.y - from.y, to.x - from.x] : key === 'ArrowUp' ? [from.y - to.y, to.x - from.x]
+      : key === 'ArrowRight' ? [to.x - from.x, to.y - from.y] : [from.x - to.x, to.y - from.y];
+    assert.ok(along > 0 && Math.abs(across) <= along, `${key} from node ${from.node} to node ${to.node}: ${along.toFixed(0)} px that way, ${across.toFixed(0)} px across`);
+  }
+});

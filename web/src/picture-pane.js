@@ -2,7 +2,7 @@
 // worker (graph-worker.js), its zoom and pan, its nodes by keyboard with
 // their cards (picture-view.js), and its text alternative.
 import { $, page, paneEl, readingEl, stats, updateBusy } from './page-state.js';
-import { NodeCard, describeNodes, focusNode, nextNode, prepareNodes, readableScale } from './picture-view.js';
+import { NodeCard, describeNodes, focusNode, nextNode, prepareNodes, readableScale, uncut } from './picture-view.js';
 import { askEngine } from './engine-client.js';
 import { applySelection, select } from './selection.js';
 import { updateDownloads } from './downloads.js';
@@ -12,6 +12,9 @@ const GRAPH_PATIENCE_MS = 20000;   // a layout is given up after this long
 // either left to finish (when it is younger than this; its result is
 // cached) or the worker is terminated and a fresh one started.
 const GRAPH_QUEUE_MS = 300;
+// The zoom a picture opens at (fitted as far as its labels stay readable,
+// else readable around its target), and the whole picture (Fit).
+const OPENING = 0, FIT_ALL = -1;
 
 const picture = {
   worker: null,
@@ -22,7 +25,7 @@ const picture = {
   wantedDot: '',        // the DOT of the current readings
   svg: '',              // the shown picture's SVG text
   cache: new Map(),     // DOT -> {svg, error}: a few recent layouts
-  zoom: 0,              // 0: fit (as far as labels stay readable); otherwise a scale factor
+  zoom: 0,              // OPENING, FIT_ALL or a scale factor
   nodes: [],            // the tape nodes the picture draws
   facts: {},            // what the engine says of them (picture-facts.js)
   factsSeq: 0,
@@ -166,8 +169,9 @@ function setPicture(svg, dot) {
     picture.nodes = prepareNodes(root);
     root.dataset.readable = String(readableScale(root));
   }
+  showLegend(root);
   describePicture(root);
-  picture.zoom = 0;
+  picture.zoom = OPENING;
   applyZoom(true);
   applySelection();
   updateDownloads();
@@ -201,10 +205,48 @@ function describePicture(root) {
     .then((m) => done(m.facts || {}), () => done({}));
 }
 
-// zoom 0 fits the picture in its pane: the whole of it when its labels
+// The legend (the DOT's last node) is not drawn in the picture, where it
+// is cut at the pane's edge as often as not, but whole in a box of its own
+// over the pane, which the legend button opens.
+function showLegend(root) {
+  const g = root?.querySelector('g#legend');
+  const box = $('#picture-legend');
+  $('#legend-toggle').disabled = !g;
+  if (!g) { box.replaceChildren(); openLegend(false); return; }
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `the picture's legend: ${[...g.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join('; ')}`);
+  // A group of the graph's: in the graph's own coordinates.
+  const copy = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+  copy.setAttribute('transform', root.querySelector('g.graph')?.getAttribute('transform') || '');
+  const legend = g.cloneNode(true);
+  legend.removeAttribute('id');
+  copy.append(legend);
+  svg.append(copy);
+  box.replaceChildren(svg);
+  if (!box.hidden) fitLegend();
+}
+// The legend's box drawn at the picture's size (its bounding box is known
+// only once it is on screen).
+function fitLegend() {
+  const svg = $('#picture-legend svg');
+  if (!svg) return;
+  const b = svg.getBBox();
+  svg.setAttribute('viewBox', `${b.x - 2} ${b.y - 2} ${b.width + 4} ${b.height + 4}`);
+  svg.style.width = `${Math.round((b.width + 4) * 96 / 72)}px`;
+}
+function openLegend(open) {
+  $('#picture-legend').hidden = !open;
+  $('#legend-toggle').setAttribute('aria-expanded', String(open));
+  if (open) fitLegend();
+}
+
+// OPENING fits the picture in its pane: the whole of it when its labels
 // stay readable (READABLE_PX) at that size, else its width, else the
-// readable size around the target; otherwise zoom is a scale factor.
-// opening: the picture was just drawn (the view goes to the target).
+// readable size around the target; FIT_ALL: the whole picture, whatever
+// its labels' size; otherwise zoom is a scale factor.  opening: the
+// picture was just drawn (the view goes to the target, and to where it
+// cuts no node at the pane's edges).
 export function applyZoom(opening = false) {
   const el = readingEl('picture');
   const root = el.querySelector('svg');
@@ -214,17 +256,42 @@ export function applyZoom(opening = false) {
   const height = (vb && vb.height ? vb.height : 300) * 96 / 72;
   let scale = picture.zoom;
   const box = el.closest('.scroll');
-  if (picture.zoom === 0) {
+  if (picture.zoom === OPENING || picture.zoom === FIT_ALL) {
+    // The picture's own padding (.picture) and a little room.
     const w = box.clientWidth - 24, h = box.clientHeight - 24;
     if (w <= 0) return;   // the pane is hidden; showView fits it later
     const readable = Number(root.dataset.readable) || 0.6;
     scale = Math.min(w / width, h / height, 1.5);
-    if (scale < readable) scale = Math.min(w / width, 1.5);
-    if (scale < readable) scale = Math.min(readable, 1.5);
+    if (picture.zoom === OPENING && scale < readable) scale = Math.min(w / width, 1.5);
+    if (picture.zoom === OPENING && scale < readable) scale = Math.min(readable, 1.5);
   }
   root.style.width = `${Math.round(width * scale)}px`;
   el.dataset.scale = scale.toFixed(3);
-  if (picture.zoom === 0 && (opening || box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight)) centreOnTarget(root, box);
+  el.dataset.zoom = picture.zoom === OPENING ? 'opening' : picture.zoom === FIT_ALL ? 'fit' : 'scale';
+  if (picture.zoom === FIT_ALL) box.scrollTo(0, 0);
+  if (picture.zoom === OPENING && (opening || box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight)) {
+    centreOnTarget(root, box);
+    uncutNodes(root, box);
+  }
+}
+
+// Moves the view (by at most half a screen, the target kept whole) to
+// where the pane's edges cut no node.
+function uncutNodes(root, box) {
+  const b = box.getBoundingClientRect();
+  const t = page.selected ?? page.pictureTarget;
+  const spans = { x: [], y: [] };
+  let keep = { x: null, y: null };
+  for (const g of root.querySelectorAll('g.node[data-node]')) {
+    const r = g.getBoundingClientRect();
+    const x = [r.left - b.left - box.clientLeft + box.scrollLeft, r.right - b.left - box.clientLeft + box.scrollLeft];
+    const y = [r.top - b.top - box.clientTop + box.scrollTop, r.bottom - b.top - box.clientTop + box.scrollTop];
+    spans.x.push(x);
+    spans.y.push(y);
+    if (Number(g.dataset.node) === t) keep = { x, y };
+  }
+  box.scrollLeft = uncut(spans.x, box.scrollLeft, box.clientWidth, box.scrollWidth - box.clientWidth, keep.x);
+  box.scrollTop = uncut(spans.y, box.scrollTop, box.clientHeight, box.scrollHeight - box.clientHeight, keep.y);
 }
 
 // Scrolls the picture so that the target's node (else the selected one)
@@ -255,7 +322,7 @@ function zoomBy(factor, x, y) {
   pictureBox.scrollLeft = (pictureBox.scrollLeft + ox) * ratio - ox;
   pictureBox.scrollTop = (pictureBox.scrollTop + oy) * ratio - oy;
 }
-function zoomFit() { picture.zoom = 0; applyZoom(); }
+function zoomFit() { picture.zoom = FIT_ALL; applyZoom(); }
 
 const NODE_KEYS = ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End'];
 const pictureNode = (t) => (t instanceof Element ? t.closest('[data-reading="picture"] g.node[data-node]') : null);
@@ -265,7 +332,14 @@ export function wirePicture() {
   const pictureBox = $('.picture-scroll');
   picture.card = new NodeCard(pictureBox);
   const card = picture.card;
-  window.addEventListener('resize', () => { if (picture.zoom === 0) applyZoom(); });
+  window.addEventListener('resize', () => { if (picture.zoom === OPENING || picture.zoom === FIT_ALL) applyZoom(); });
+  $('#legend-toggle').addEventListener('click', () => openLegend($('#picture-legend').hidden));
+  window.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || $('#picture-legend').hidden || e.defaultPrevented) return;
+    e.preventDefault();
+    openLegend(false);
+    if ($('#picture-legend').contains(document.activeElement)) $('#legend-toggle').focus();
+  }, true);
   $('#zoom-in').onclick = () => zoomBy(1.25);
   $('#zoom-out').onclick = () => zoomBy(1 / 1.25);
   $('#zoom-fit').onclick = zoomFit;
