@@ -443,3 +443,57 @@ test('ArrowDown on a picture node goes to a node below it, not beside it', { ski
     assert.ok(along > 0 && Math.abs(across) <= along, `${key} from node ${from.node} to node ${to.node}: ${along.toFixed(0)} px that way, ${across.toFixed(0)} px across`);
   }
 });
+
+test('the memory tab: the chart fits its pane, its bars are reached by keyboard and named by statement, and it follows the step-through', { skip }, async () => {
+  const program = s.sample('mlp');
+  const want = expected(program);
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base + '#tab=memory&program=' + encodeURIComponent(program));
+  await ready(page);
+  await page.waitForSelector('[data-reading="memory"] svg');
+  await noSideways(page, '.memory-scroll', 'the memory chart');
+  // The first bar takes the tab stop after the chart's box; arrows move.
+  await page.focus('.memory-scroll');
+  await page.keyboard.press('Tab');
+  const bar = () => page.evaluate(() => ({ node: document.activeElement.closest('g.buffer').dataset.node, label: document.activeElement.getAttribute('aria-label') }));
+  const first = await bar();
+  const buffers = want.memory.buffers;
+  assert.equal(first.node, String(buffers[0].node), 'Tab reaches the first bar');
+  const nameOf = (n) => want.names.find((x) => x.node === n)?.name;   // the first statement naming it (D9)
+  // Its label: its statement's name (when one names it), the engine's title.
+  const label = (n) => [nameOf(n), new RegExp(`<g id="n${n}" class="buffer[^"]*"><title>([^<]*)</title>`).exec(want.memory_svg)[1]].filter(Boolean).join(': ');
+  assert.equal(first.label, label(buffers[0].node), 'a bar is named by its statement and the engine\'s title');
+  assert.match(first.label, new RegExp(`^${nameOf(buffers[0].node)}: node ${buffers[0].node} `));
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const third = await bar();
+  assert.equal(third.node, String(buffers[2].node));
+  await page.keyboard.press('End');
+  const last = await bar();
+  assert.equal(last.node, String(buffers.at(-1).node));
+  assert.equal(last.label, label(buffers.at(-1).node));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => document.querySelector('#explain-line').dataset.explains === n, last.node);
+  assert.ok(await page.locator(`[data-reading="memory"] g.buffer.sel[data-node="${last.node}"]`).count() === 1, 'Enter selects its node');
+
+  // The step-through: the chart marks the step's bar and keeps it in view.
+  await page.click('#steps-toggle');
+  const k = 40;
+  for (let i = 0; i < k; i++) await page.keyboard.press('ArrowRight');
+  const node = want.memory.steps[k];
+  const marked = await page.$eval('[data-reading="memory"]', (el, n) => {
+    const g = el.querySelector('g.buffer.step-current');
+    const box = el.closest('.scroll').getBoundingClientRect(), r = g?.getBoundingClientRect();
+    return { node: g?.dataset.node, cursor: !!el.querySelector('.step-cursor'), inView: !!r && r.top >= box.top && r.bottom <= box.bottom };
+  }, node);
+  assert.deepEqual(marked, { node: String(node), cursor: true, inView: true }, 'the step\'s bar is marked, with the cursor, in view');
+  await page.screenshot({ path: join(shots, 'lab-memory-stepping.png') });
+  // Another tab during the step-through: its line of the step is in view.
+  await page.click('#tab-plan');
+  const inView = await page.$eval('[data-pane="plan"] .scroll', (box, n) => {
+    const line = box.querySelector(`.ir-line[data-node="${n}"]`);
+    const b = box.getBoundingClientRect(), r = line.getBoundingClientRect();
+    return r.top >= b.top && r.bottom <= b.bottom;
+  }, node);
+  assert.ok(inView, 'the plan shows the step\'s line');
+});

@@ -26,7 +26,7 @@ import { $, currentRead, page, paneEl, paneShown, requestKey, say, writeHash } f
 import { createEditor, wireEditorLinks } from './editor.js';
 import { askEngine, readNow, scheduleRead, startEngine } from './engine-client.js';
 import { showDeferred, wirePanes } from './reading-panes.js';
-import { applySelection, showSelected, wireSelection } from './selection.js';
+import { applySelection, revealSelected, showSelected, wireSelection } from './selection.js';
 import { applyChoices, wireChoices } from './choices.js';
 import { applyZoom, startGraphWorker, wirePicture } from './picture-pane.js';
 import { saveTape, wireDownloads } from './downloads.js';
@@ -44,6 +44,8 @@ function showView(tab) {
   showDeferred();
   page.teach.viewChanged();
   applyZoom();
+  // The selected node (the step's, while stepping) in view in what is shown.
+  revealSelected(chosen.tab === 'tiled' ? TABS : [chosen.tab]);
 }
 
 function wireTabs() {
@@ -152,6 +154,10 @@ page.teach = createTeach({
   // The teaching panes are not among the six tiles (style.css hides them there).
   shown: (name) => (TEACH_TABS.includes(name) ? page.chosen.tab === name : paneShown(name)),
   reselect: () => applySelection(),
+  reveal: (name) => revealSelected([name]),
+  // The engine's display name of a node (the first statement naming it,
+  // docs/decisions.md D9), or null.
+  nameOf: (node) => { const k = page.names.nodes.indexOf(node); return k < 0 ? null : page.names.list[k]; },
   // A node's shape and its elements' texts, as the engine wrote them, of
   // the readings shown (or null).
   nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),

@@ -33,13 +33,27 @@ export function showSelected(node, origin = null) {
   page.selected = node;
   applySelection();
   if (node === null) return;
-  for (const name of [...TABS, 'memory']) {
+  revealSelected([...TABS, 'memory'], origin);
+}
+
+// The selected node brought into view in those of panes (names) that are
+// shown, but origin; only the pane's own box scrolls, not the page.
+export function revealSelected(names, origin = null) {
+  const node = page.selected;
+  if (node === null) return;
+  for (const name of names) {
     const pane = paneEl(name);
-    if (pane === origin || pane.offsetParent === null) continue;
+    if (!pane || pane === origin || pane.offsetParent === null) continue;
     const hit = pane.querySelector(`[data-reading] [data-node="${node}"]`);
-    if (hit) hit.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    else if (name !== 'picture') longReadings.reveal(readingEl(name), node);
+    if (hit) scrollWithin(pane.querySelector('.scroll'), hit);
+    else if (name !== 'picture' && name !== 'memory') longReadings.reveal(readingEl(name), node);
   }
+}
+function scrollWithin(box, el) {
+  if (!box) return;
+  const b = box.getBoundingClientRect(), r = el.getBoundingClientRect();
+  if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - (box.clientHeight - Math.min(r.height, box.clientHeight)) / 2;
+  if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - Math.max(0, (box.clientWidth - r.width) / 2);
 }
 
 // The node the statement on the editor's cursor line binds (the names'

@@ -20,7 +20,7 @@ const OUTCOMES = {
 
 export function createTeach(page) {
   const $ = (id) => document.getElementById(id);
-  const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'));
+  const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'), { select: page.select, nameOf: page.nameOf });
   const stepper = createStepper(page, chart, () => drawChart());
   const train = createTrain(page);
   let facts = null;       // the last reading that read
@@ -35,7 +35,10 @@ export function createTeach(page) {
     if (!page.shown('memory') && !stepper.open) return;
     chartWanted = false;
     chart.show(facts.memorySvg, facts.memory);
-    if (reselect) page.reselect();   // light the selected node's bar
+    if (reselect) {
+      page.reselect();   // light the selected node's bar
+      page.reveal('memory');   // and bring it into view
+    }
   }
 
   function showCheck(check, text) {
