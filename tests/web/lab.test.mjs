@@ -497,3 +497,31 @@ test('the memory tab: the chart fits its pane, its bars are reached by keyboard 
   }, node);
   assert.ok(inView, 'the plan shows the step\'s line');
 });
+
+test('start here: open on a first visit, it links to the language reference, made of docs/language.md', { skip }, async () => {
+  const page = await b.page({ viewport: LAPTOP });
+  await page.goto(b.base);
+  await ready(page);
+  assert.ok(await page.$eval('#start-here', (d) => d.open), 'open on a first visit');
+  const md = readFileSync(join(process.env.TP_WEB_SOURCE, '..', 'docs', 'language.md'), 'utf8');
+  const part = md.slice(md.indexOf('\n## The language\n'), md.indexOf('\n## The readings\n'));
+  const headings = [...part.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+  assert.ok(headings.length >= 7);
+  await page.click('#start-here a[href="reference.html"]');
+  await page.waitForSelector('body.reference');
+  assert.deepEqual(await page.$$eval('article h2', (hs) => hs.map((h) => h.textContent)), headings, 'every section of the language part');
+  assert.deepEqual(await page.$$eval('nav a', (as) => as.map((a) => a.textContent)), headings, 'and its contents');
+  // Its tables and code are the document's: one row of the functions table, one diagnostic.
+  assert.ok(await page.locator('table td code', { hasText: 'mean_along(a, k)' }).count() === 1);
+  assert.match(await page.textContent('article'), /`ww` is not defined yet; did you mean `w`\?/);
+  await page.screenshot({ path: join(shots, 'lab-reference.png') });
+  await page.click('a[href="./"]');
+  await ready(page);
+  // Closed once, it stays closed.
+  await page.click('#start-here summary');
+  assert.ok(!(await page.$eval('#start-here', (d) => d.open)));
+  await page.reload();
+  await ready(page);
+  assert.ok(!(await page.$eval('#start-here', (d) => d.open)), 'closed by the reader, it stays closed');
+  assert.equal(await page.getAttribute('.top-tools a.button-link', 'href'), 'reference.html', 'the header links to it too');
+});

@@ -117,6 +117,20 @@ function wireKeys() {
   $('#keys').addEventListener('close', () => { if (keysDialog.opener instanceof HTMLElement) keysDialog.opener.focus(); });
 }
 
+// "start here" is open until the reader first closes it (remembered).
+const STARTED_KEY = 'topos-playground:started';
+function wireStartHere() {
+  const box = $('#start-here');
+  let started = true;
+  try { started = localStorage.getItem(STARTED_KEY) !== null; } catch { /* no storage: closed */ }
+  box.open = !started;
+  // At the press (the toggle event comes a task later, after a reload
+  // that follows at once).
+  box.querySelector('summary').addEventListener('click', () => {
+    if (box.open) try { localStorage.setItem(STARTED_KEY, '1'); } catch { /* ignore */ }
+  });
+}
+
 // A link's program opens as a new draft, next to the others; a program some
 // draft already holds opens that draft (so a reload opens the same one).
 function openState(h) {
@@ -173,6 +187,7 @@ wireTabs();
 wireShare();
 wireFontSize();
 wireKeys();
+wireStartHere();
 // A pasted link (or the back button) brings its own state.
 window.addEventListener('hashchange', () => openState(parseHash(location.hash)));
 
