@@ -47,7 +47,9 @@ export function editorState(doc) {
       tapeSupport(),
       sourceSpan(),
       EditorView.domEventHandlers({ beforeinput: insertLongText }),
-      EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' }),
+      // tabindex: it is one tab stop anyway (contenteditable); said, so that
+      // its scroller counts as reachable by keyboard (axe-core).
+      EditorView.contentAttributes.of({ 'aria-label': 'the program', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off', tabindex: '0' }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
           page.chosen.program = update.state.doc.toString();
