@@ -277,21 +277,29 @@ export function applyZoom(opening = false) {
 
 // Moves the view (by at most half a screen, the target kept whole) to
 // where the pane's edges cut no node.
+// An axis counts the nodes the view shows along the other one: first the
+// rows, then the columns, then the rows again for the columns chosen.
 function uncutNodes(root, box) {
   const b = box.getBoundingClientRect();
   const t = page.selected ?? page.pictureTarget;
-  const spans = { x: [], y: [] };
-  let keep = { x: null, y: null };
+  const nodes = [];
+  let keep = null;
   for (const g of root.querySelectorAll('g.node[data-node]')) {
     const r = g.getBoundingClientRect();
-    const x = [r.left - b.left - box.clientLeft + box.scrollLeft, r.right - b.left - box.clientLeft + box.scrollLeft];
-    const y = [r.top - b.top - box.clientTop + box.scrollTop, r.bottom - b.top - box.clientTop + box.scrollTop];
-    spans.x.push(x);
-    spans.y.push(y);
-    if (Number(g.dataset.node) === t) keep = { x, y };
+    const n = {
+      x: [r.left - b.left - box.clientLeft + box.scrollLeft, r.right - b.left - box.clientLeft + box.scrollLeft],
+      y: [r.top - b.top - box.clientTop + box.scrollTop, r.bottom - b.top - box.clientTop + box.scrollTop],
+    };
+    nodes.push(n);
+    if (Number(g.dataset.node) === t) keep = n;
   }
-  box.scrollLeft = uncut(spans.x, box.scrollLeft, box.clientWidth, box.scrollWidth - box.clientWidth, keep.x);
-  box.scrollTop = uncut(spans.y, box.scrollTop, box.clientHeight, box.scrollHeight - box.clientHeight, keep.y);
+  const view = { x: box.scrollLeft, y: box.scrollTop };
+  const size = { x: box.clientWidth, y: box.clientHeight };
+  const max = { x: box.scrollWidth - box.clientWidth, y: box.scrollHeight - box.clientHeight };
+  const seen = (n, axis) => n[axis][1] > view[axis] && n[axis][0] < view[axis] + size[axis];
+  for (const [axis, other] of [['y', 'x'], ['x', 'y'], ['y', 'x']])
+    view[axis] = uncut(nodes.filter((n) => seen(n, other)).map((n) => n[axis]), view[axis], size[axis], max[axis], keep?.[axis]);
+  box.scrollTo(view.x, view.y);
 }
 
 // Scrolls the picture so that the target's node (else the selected one)

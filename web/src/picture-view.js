@@ -119,7 +119,8 @@ export function uncut(spans, at, size, max, keep = null, margin = 6) {
   const fits = (c) => !keep || keep[1] - keep[0] > size || (keep[0] >= c && keep[1] <= c + size);
   let best = at, bestCuts = cuts(at), bestMove = 0;
   for (const [a, e] of spans) {
-    for (const c of [a - margin, e + margin - size]) {
+    // Either edge just outside either end of the node.
+    for (const c of [a - margin, e + margin, e + margin - size, a - margin - size]) {
       const to = Math.round(Math.min(Math.max(c, 0), max));
       const move = Math.abs(to - at);
       if (move > size / 2 || !fits(to)) continue;
