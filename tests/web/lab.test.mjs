@@ -301,10 +301,11 @@ async function noSideways(page, sel, what) {
 
 const MATRIX = '# an 8 x 8 matrix\nw = parameter [8, 8]\nb = parameter [8]\nx = input [8, 8]\ny = w @ x\nloss = sum(y * y)\n';
 const PHONE = { width: 390, height: 844 };
+const PROJECTOR = { width: 1280, height: 720 };
 
 // On the laptop a row of the matrix is one line; narrower (a projector's
 // 1280 px, a phone) a row wraps, column for column.
-for (const [name, viewport] of [['a 1366x768 laptop', LAPTOP], ['a 390x844 phone', PHONE], ['a 1280x720 projector', { width: 1280, height: 720 }]]) {
+for (const [name, viewport] of [['a 1366x768 laptop', LAPTOP], ['a 390x844 phone', PHONE], ['a 1280x720 projector', PROJECTOR]]) {
   test(`an [8, 8] value is an aligned grid with no sideways scrolling on ${name}: values, the step, the trained parameters`, { skip }, async () => {
     const want = expected(MATRIX);
     const page = await b.page({ viewport });
@@ -392,9 +393,9 @@ function cutNodes(page) {
   });
 }
 
-for (const id of ['readme', 'mlp', 'xor']) {
-  test(`the ${id} picture opens with no node cut at the pane's edges; fit shows it whole; the legend is whole`, { skip }, async () => {
-    const page = await b.page({ viewport: LAPTOP });
+for (const [id, viewport] of [['readme', LAPTOP], ['mlp', LAPTOP], ['xor', LAPTOP], ['mlp', PROJECTOR], ['xor', PROJECTOR]]) {
+  test(`the ${id} picture at ${viewport.width}x${viewport.height} opens with no node cut at the pane's edges; fit shows it whole; the legend is whole`, { skip }, async () => {
+    const page = await b.page({ viewport });
     await page.goto(b.base + '#tab=picture&program=' + encodeURIComponent(s.sample(id)));
     await ready(page);
     assert.deepEqual(await cutNodes(page), [], 'no node is cut at the opening');
@@ -420,7 +421,7 @@ for (const id of ['readme', 'mlp', 'xor']) {
     });
     assert.ok(legend.inPane && !legend.scrolls && legend.textsIn, `the legend is whole: ${JSON.stringify(legend)}`);
     assert.match(legend.words, /appended by differentiate/);
-    if (id === 'mlp') await page.screenshot({ path: join(shots, 'lab-picture-fit-legend.png') });
+    if (id === 'mlp') await page.screenshot({ path: join(shots, `lab-picture-fit-legend-${viewport.width}.png`) });
     await page.keyboard.press('Escape');
     assert.ok(await page.isHidden('#picture-legend'), 'Escape closes the legend');
   });

@@ -226,14 +226,18 @@ function showLegend(root) {
   box.replaceChildren(svg);
   if (!box.hidden) fitLegend();
 }
-// The legend's box drawn at the picture's size (its bounding box is known
-// only once it is on screen).
+// The legend's box drawn at the picture's size, or smaller to fit the
+// pane (its bounding box is known only once it is on screen).
 function fitLegend() {
-  const svg = $('#picture-legend svg');
+  const box = $('#picture-legend'), svg = box.querySelector('svg');
   if (!svg) return;
   const b = svg.getBBox();
   svg.setAttribute('viewBox', `${b.x - 2} ${b.y - 2} ${b.width + 4} ${b.height + 4}`);
-  svg.style.width = `${Math.round((b.width + 4) * 96 / 72)}px`;
+  const pane = box.parentElement;
+  const pad = 16;   // the box's border and padding, and a little room
+  const natural = { w: (b.width + 4) * 96 / 72, h: (b.height + 4) * 96 / 72 };
+  const scale = Math.min(1, (pane.clientHeight - box.offsetTop - 12 - pad) / natural.h, (pane.clientWidth - 24 - pad) / natural.w);
+  svg.style.width = `${Math.max(80, Math.floor(natural.w * scale))}px`;
 }
 function openLegend(open) {
   $('#picture-legend').hidden = !open;
