@@ -355,8 +355,8 @@ for (const [name, viewport] of [['a 1366x768 laptop', LAPTOP], ['a 390x844 phone
   });
 }
 
-test('a grid\'s numbers are the engine\'s own texts: -0, 0.0000001 and 100000000000000000000000', { skip }, async () => {
-  const program = 'a = input [[0.0000001, 100000000000000000000000.0], [1.0, 2.5]]\nb = a * 0.0\nc = -b\nw = parameter 1.0\nloss = w * sum(a) + sum(c)\n';
+test('a grid\'s numbers are the engine\'s own texts: -0, -inf, 0.0000001 and 100000000000000000000000', { skip }, async () => {
+  const program = 'a = input [[0.0000001, 100000000000000000000000.0], [1.0, 2.5]]\nb = a * 0.0\nc = -b\nd = ln(b)\nw = parameter 1.0\nloss = w * sum(a) + sum(c)\n';
   const want = expected(program);
   const page = await b.page({ viewport: LAPTOP });
   await page.goto(b.base + '#tab=values&program=' + encodeURIComponent(program));
@@ -366,6 +366,7 @@ test('a grid\'s numbers are the engine\'s own texts: -0, 0.0000001 and 100000000
   const node = (n) => want.names.find((x) => x.name === n).node;
   assert.deepEqual(await cells(node('a')), ['0.0000001', '100000000000000000000000', '1', '2.5']);
   assert.deepEqual(await cells(node('c')), ['-0', '-0', '-0', '-0']);
+  assert.deepEqual(await cells(node('d')), ['-inf', '-inf', '-inf', '-inf']);
   await page.click('#steps-toggle');
   await page.focus('#step-range');
   await page.keyboard.press('Home');

@@ -37,7 +37,7 @@
 import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
-import { exactNode, exactTensors, parseExact } from './grid.js';
+import { exactNode, lazyExactTensors, parseExact } from './grid.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -243,7 +243,7 @@ self.onmessage = async (event) => {
     const maps = readMaps();
     const t1 = performance.now();
     const result = JSON.parse(json);
-    const preps = prepareReadings(result, maps, exactTensors(json, result.names || [], result.gradient_nodes));
+    const preps = prepareReadings(result, maps, lazyExactTensors(json, result.names || [], result.gradient_nodes));
     last = { id: request.id, preps, facts: factSources(result, preps), json };
     const html = {}, long = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {

@@ -131,8 +131,10 @@ function lineHtml(line, map, from, to, classes, ascii, count, at) {
 // numbers the map's number tokens; null when the line is not such a line.
 // (the line's number token, and the engine's texts of its elements, laid
 // out only when they write exactly that token).
-function gridLineHtml(line, map, from, to, classes, ascii, shape, texts) {
-  if (!ascii || !shape || !texts || !isGrid(shape) || line.length > FOLD_CHARS) return null;
+function gridLineHtml(line, map, from, to, classes, ascii, shape, exact, node) {
+  if (!ascii || !shape || !isGrid(shape) || line.length > FOLD_CHARS) return null;
+  const texts = exact.get(node);
+  if (!texts) return null;
   const { refs, classNames } = map;
   let k = from;
   while (k < to && classNames[refs[5 * k + 3]] !== 'number') k++;
@@ -260,7 +262,7 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
-    const grid = kind === 'values' ? gridLineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, prep.shapes[node], prep.exact.get(node)) : null;
+    const grid = kind === 'values' ? gridLineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, prep.shapes[node], prep.exact, node) : null;
     if (grid !== null) {
       // The line is a block; its newline is still in the text, not drawn.
       out.push(`<span><span class="${cls} grid-line" data-node="${node}">${grid}</span><span class="grid-nl">${nl}</span></span>`);
@@ -274,7 +276,7 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
 // Every text reading prepared from the engine's JSON; maps: each
 // reading's flat map (the engine worker's), else the JSON's map is used;
 // exact: the element texts of the values reading's tensors by node
-// (grid.js exactTensors), for its grids.
+// (grid.js exactTensors; anything with get(node)), for its grids.
 export function prepareReadings(result, maps = null, exact = new Map()) {
   const marks = new Set(result.results.map((r) => r.node));
   const json = result.map || {};
