@@ -1,21 +1,26 @@
 // Bundles the static page into one self-contained folder.
 //
 //   node build-site.mjs --src web/ --samples resources/samples --npm BUILD/web/npm
-//        --engine BUILD/web/tp-engine.mjs --out BUILD/web/site --stamp FILE
+//        --engine BUILD/web/tp-engine.mjs --language docs/language.md
+//        --out BUILD/web/site --stamp FILE
 //
 // The folder holds index.html, style.css, app.js (the page with CodeMirror),
 // two module workers (engine-worker.js; graph-worker.js with graphviz in
-// wasm inlined), the engine's ES module (tp-engine.js) and tp-engine.wasm.
+// wasm inlined), the engine's ES module (tp-engine.js), tp-engine.wasm, the
+// language reference (reference.html, from docs/language.md) and the
+// service worker sw.js that keeps them all for offline use.
 // Nothing refers to another origin: every byte the page needs is in here.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readSamples } from './samples-manifest.mjs';
+import { referenceHtml } from './src/reference-page.mjs';
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2)
   args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-for (const k of ['src', 'samples', 'npm', 'engine', 'out', 'stamp']) {
+for (const k of ['src', 'samples', 'npm', 'engine', 'language', 'out', 'stamp']) {
   if (!args[k]) throw new Error(`build-site.mjs: --${k} is required`);
   args[k] = resolve(args[k]);
 }
@@ -77,4 +82,23 @@ copyFileSync(join(dirname(args.engine), basename(args.engine, '.mjs') + '.wasm')
 copyFileSync(join(src, 'style.css'), join(out, 'style.css'));
 writeFileSync(join(out, 'index.html'),
               readFileSync(join(src, 'index.html'), 'utf8').replaceAll('@VERSION@', version));
+// The language reference, from docs/language.md (reference-page.mjs).
+writeFileSync(join(out, 'reference.html'), referenceHtml(readFileSync(args.language, 'utf8'), version));
+
+// The service worker last: its cache is named after a hash of every other
+// file of the site (names and bytes), so a build that changes any of them
+// is a new cache, and it lists them all to keep.
+const files = readdirSync(out).sort();
+const hash = createHash('sha256');
+for (const f of files) hash.update(f).update('\0').update(readFileSync(join(out, f))).update('\0');
+await esbuild.build({
+  ...common,
+  format: 'iife',
+  entryPoints: { sw: join(src, 'sw.js') },
+  outdir: out,
+  define: {
+    __TP_CACHE__: JSON.stringify(`topos-playground-${hash.digest('hex').slice(0, 16)}`),
+    __TP_FILES__: JSON.stringify(['./', ...files]),
+  },
+});
 writeFileSync(args.stamp, '');

@@ -83,6 +83,8 @@ const STATES = [
       await p.waitForSelector('#train-error:not([hidden])');
     }],
   ]),
+  ['the language reference', {}, (p) => p.goto(b.base + 'reference.html')],
+  ['dark, the language reference on a phone', { colorScheme: 'dark', viewport: { width: 390, height: 844 } }, (p) => p.goto(b.base + 'reference.html')],
   ['the storage warning', {}, async (p) => {
     await p.addInitScript(() => Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('no', 'SecurityError'); } }));
     await p.goto(b.base);

@@ -35,10 +35,12 @@ export async function openBrowser(siteDir, npmDir) {
   return {
     base,
     browser,
-    // A fresh context (own localStorage) with a page that records its
-    // requests in page.requests and its errors in page.errors.
-    async page({ viewport = { width: 1440, height: 900 }, acceptDownloads = true, colorScheme = 'light' } = {}) {
-      const context = await browser.newContext({ viewport, acceptDownloads, colorScheme });
+    // A fresh context (own localStorage, no service worker yet) with a
+    // page that records its requests in page.requests and its errors in
+    // page.errors.  serviceWorkers: 'block' keeps the page's out (so that
+    // page.route sees every request).
+    async page({ viewport = { width: 1440, height: 900 }, acceptDownloads = true, colorScheme = 'light', serviceWorkers = 'allow' } = {}) {
+      const context = await browser.newContext({ viewport, acceptDownloads, colorScheme, serviceWorkers });
       contexts.push(context);
       const page = await context.newPage();
       page.requests = [];

@@ -134,7 +134,7 @@ test('download all gives the engine’s whole JSON, as topos --json prints it', 
   assert.equal(await page.textContent('#download-json + .why'), '(no current reading: the program does not read)');
 });
 
-test('the picture: Ctrl+wheel zooms, a drag pans, a double click fits, + − 0 on the focused picture', { skip }, async () => {
+test('the picture: Ctrl+wheel zooms, a drag pans, a double click, 0 and fit show it whole, + − on the focused picture', { skip }, async () => {
   const page = await b.page({ viewport: { width: 1280, height: 800 } });
   const mlp = readFileSync(join(samplesDir, 'mlp.tape'), 'utf8');
   await page.goto(b.base + '#tab=picture&target=loss&program=' + encodeURIComponent(mlp));
@@ -169,17 +169,31 @@ test('the picture: Ctrl+wheel zooms, a drag pans, a double click fits, + − 0 o
   assert.equal(await page.locator('.sel').count(), 0, 'a drag is not a click');
   await page.screenshot({ path: join(shots, 'picture-zoomed-panned.png') });
 
-  // A double click fits again.
+  // A double click shows the whole picture: it fits in its box.
+  const whole = () => page.evaluate(() => {
+    const box = document.querySelector('.picture-scroll').getBoundingClientRect();
+    const svg = document.querySelector('[data-reading="picture"] svg').getBoundingClientRect();
+    return svg.left >= box.left && svg.right <= box.right && svg.top >= box.top && svg.bottom <= box.bottom;
+  });
+  assert.ok(!(await whole()), 'zoomed in, the picture is bigger than its box');
   await page.mouse.dblclick(mid.x, mid.y);
-  assert.equal(await scale(), fit);
+  const all = await scale();
+  assert.ok(all < fit, `the whole MLP picture is smaller than its readable opening (${all} < ${fit})`);
+  assert.equal(await page.$eval('[data-reading="picture"]', (e) => e.dataset.zoom), 'fit');
+  assert.ok(await whole(), 'a double click shows the whole picture');
 
   // Keys on the focused picture.
   await page.focus('.picture-scroll');
   await page.keyboard.press('+');
-  assert.ok(Math.abs((await scale()) - fit * 1.25) < 0.01, '+ zooms in');
+  assert.ok(Math.abs((await scale()) - all * 1.25) < 0.01, '+ zooms in');
   await page.keyboard.press('-');
   await page.keyboard.press('-');
-  assert.ok(Math.abs((await scale()) - fit / 1.25) < 0.01, '− zooms out');
+  assert.ok(Math.abs((await scale()) - all / 1.25) < 0.01, '− zooms out');
   await page.keyboard.press('0');
-  assert.equal(await scale(), fit, '0 fits');
+  assert.equal(await scale(), all, '0 shows the whole picture');
+  assert.ok(await whole());
+  // The fit button too, after a zoom.
+  await page.keyboard.press('+');
+  await page.click('#zoom-fit');
+  assert.equal(await scale(), all, 'fit shows the whole picture');
 });

@@ -149,8 +149,10 @@ test('drafts are renamed and deleted from the list, and outlast a reload', { ski
   await page.click('#draft-new');
   await ready(page);
   assert.equal(await editorText(page), '', 'a new draft is empty');
+  assert.ok(await page.isHidden('#drafts'), 'the list closed once the new draft was made');
   await replaceProgram(page, A);
 
+  await draftList(page);
   await row(page, '# my own net').getByRole('button', { name: /^rename/ }).click();
   const input = page.locator('#drafts-list input.draft-rename');
   assert.equal(await input.getAttribute('aria-label'), 'the name of the draft “# my own net”');
@@ -341,7 +343,7 @@ test('the one program an older page kept becomes a draft', { skip }, async () =>
   assert.equal(await page.evaluate(() => localStorage.getItem('topos-playground:program')), null);
 });
 
-test('two tabs on one draft: a tab that did not change it follows; edits in both keep both texts', { skip }, async () => {
+test('two tabs on one draft: a tab that did not change it follows, read-only; edits in both keep both texts', { skip }, async () => {
   const one = await b.page();
   await one.goto(b.base);
   await ready(one);
@@ -359,12 +361,14 @@ test('two tabs on one draft: a tab that did not change it follows; edits in both
   await one.waitForFunction(() => [...document.querySelectorAll('#editor .cm-line')].map((l) => l.textContent).join('\n').endsWith('# two'));
   assert.equal(await editorText(one), A + '# two');
   assert.equal((await draftList(one)).length, 1, 'no copy when only one tab changed it');
+  assert.ok(await one.isVisible('#follow-note'), 'the tab that follows is read-only, and says so');
   await one.click('#drafts-close');
 
   // Both change it at once (the second tab's write crosses this tab's
   // edit: its storage event says it started from a text this tab no longer
   // has): this tab's text is kept as a new draft.
   await two.close();
+  await one.waitForSelector('#follow-note', { state: 'hidden' });   // the tab that changed it left
   await one.click('#editor .cm-content');
   await one.keyboard.press('Control+End');
   await one.keyboard.type(' + one');

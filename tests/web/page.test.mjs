@@ -292,11 +292,13 @@ test('selecting a node highlights it in every reading', { skip }, async () => {
 
 // Every span of a reading's markup, as [line, from, to, class, ref] in
 // UTF-16 units of the line, and every line's data-node, read off the DOM.
+// A tensor laid out as a grid (grid.js) counts as the one number token it
+// lays out (its rows and cells are layout, not tokens); grids: how many.
 function markupOf(page, reading) {
   return page.$eval(`[data-reading="${reading}"]`, (root) => {
     const spans = [], nodes = new Map();
-    let line = 0, col = 0;
-    const walk = (el) => {
+    let line = 0, col = 0, grids = 0;
+    const walk = (el, layout = false) => {
       for (const child of el.childNodes) {
         if (child.nodeType === 3) {
           for (const ch of child.data) {
@@ -304,15 +306,18 @@ function markupOf(page, reading) {
           }
         } else if (child.nodeType === 1) {
           const at = [line, col];
-          if (child.dataset.node !== undefined) nodes.set(line, [Number(child.dataset.node), child.className]);
-          walk(child);
-          if (child.dataset.node === undefined && child.className)
+          if (child.dataset.node !== undefined) nodes.set(line, [Number(child.dataset.node), child.className.replace(/ grid-line$/, '')]);
+          const grid = child.classList.contains('grid');
+          if (grid) grids++;
+          walk(child, layout || grid);
+          if (grid) spans.push([at[0], at[1], col, 'v-value', null]);
+          else if (!layout && child.dataset.node === undefined && child.className && child.className !== 'grid-nl')
             spans.push([at[0], at[1], col, child.className, child.dataset.ref === undefined ? null : Number(child.dataset.ref)]);
         }
       }
     };
     walk(root);
-    return { spans, nodes: [...nodes] };
+    return { spans, nodes: [...nodes], grids };
   });
 }
 
@@ -325,7 +330,8 @@ test('the markup is the engine\'s map: line nodes, roles, token spans and refere
     await ready(page);
     const want = expected(program);
     for (const [reading, kind] of [['spec', 'listing'], ['derivative', 'listing'], ['plan', 'listing'], ['stablehlo', 'stablehlo'], ['values', 'values']]) {
-      const { spans, nodes } = await markupOf(page, reading);
+      const { spans, nodes, grids } = await markupOf(page, reading);
+      if (reading === 'values') assert.equal(grids > 0, sample === 'mlp', `${sample} values: its matrices are grids`);
       const map = want.map[reading];
       const lines = want[reading].split('\n');
       // a line stands for the map's node, derived as its role says

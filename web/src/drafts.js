@@ -146,7 +146,9 @@ export class Drafts {
     if (!d) return;
     const programChanged = fields.program !== undefined && fields.program !== d.program;
     Object.assign(d, fields);
-    if (programChanged || fields.name !== undefined) d.updated = Date.now();
+    // The list is newest first by the program's changes: a rename keeps
+    // a draft where it is.
+    if (programChanged) d.updated = Date.now();
     if (programChanged && soon) this.writeSoon(d);
     else if (programChanged) this.writeDraft(d);
     else this.writeIndex();

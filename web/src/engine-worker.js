@@ -23,17 +23,21 @@
 //      or {id, fatal: message}
 //      and once: {loaded: true} or {loadError: message}
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
-// in:  {id, train: {steps, rate}, program, ...}   out: {id, train: trainFacts}
+// in:  {id, train: {steps, rate}, program, ...}   out: {id, train: {ran, json, svg,
+//      parameters: their lines, exact: per parameter {shape, data: the engine's texts}, error}}
 //      (the page runs training in a second instance of this worker, so a
 //      long training never holds back a reading)
 // in:  {id: "chunk-N", chunk: {of: read id, reading, index}}
 // out: {id, html: the chunk's markup} or {id, gone: true} (a newer read came)
+// in:  {id: "value-N", value: {of: read id, node}}
+// out: {id, value: {shape, texts: the engine's text of each element} or null} or {id, gone: true}
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
 import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
+import { exactNode, lazyExactTensors, parseExact } from './grid.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -156,7 +160,9 @@ function train(request) {
     };
     if (ran < 0) return { ran, error: 'the page ran out of memory' };
     const json = JSON.parse(text(0));
-    return { ran, json, svg: text(2), parameters: text(3), error: json.error ?? null };
+    // The parameters' element texts as the engine wrote them (grid.js).
+    const exact = parseExact(text(0))?.parameters ?? null;
+    return { ran, json, svg: text(2), parameters: text(3), exact, error: json.error ?? null };
   } finally {
     engine._free(pr);
   }
@@ -164,7 +170,9 @@ function train(request) {
 
 // The last read's readings, prepared: the page asks for a long reading's
 // chunks as they come near the screen.
-let last = { id: null, preps: null, facts: null };
+// Its JSON text is kept too: the step-through asks for a node's element
+// texts as the engine wrote them (grid.js exactNode).
+let last = { id: null, preps: null, facts: null, json: '' };
 
 // Where each chunk of CHUNK_LINES lines starts in text (UTF-16 units).
 function chunkStarts(text, lines) {
@@ -208,6 +216,12 @@ self.onmessage = async (event) => {
     else self.postMessage({ id: request.id, html: linesHtml(prep, index * CHUNK_LINES, (index + 1) * CHUNK_LINES).join('') });
     return;
   }
+  if (request.value) {
+    const { of, node } = request.value;
+    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, value: exactNode(last.json, node) });
+    return;
+  }
   if (request.facts) {
     const { of, nodes } = request.facts;
     if (last.id !== of) self.postMessage({ id: request.id, gone: true });
@@ -229,8 +243,8 @@ self.onmessage = async (event) => {
     const maps = readMaps();
     const t1 = performance.now();
     const result = JSON.parse(json);
-    const preps = prepareReadings(result, maps);
-    last = { id: request.id, preps, facts: factSources(result, preps) };
+    const preps = prepareReadings(result, maps, lazyExactTensors(json, result.names || [], result.gradient_nodes));
+    last = { id: request.id, preps, facts: factSources(result, preps), json };
     const html = {}, long = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {
       if (prep.all.length <= LONG_LINES) {
@@ -253,7 +267,7 @@ self.onmessage = async (event) => {
     }, transfer);
     // The teaching facts after the readings, in a message of their own:
     // picking them out is a fifth of a 300-line program's read, and the
-    // page waits for them only where they are seen (main.js onTeach).
+    // page waits for them only where they are seen (engine-client.js onTeach).
     let teach = null;
     try {
       teach = teachFacts(result, readingText(TP_READING_CHECK));

@@ -84,7 +84,10 @@ export function describeNodes(root, nodes, facts, list) {
 }
 
 // The nearest node from g in the direction of key (arrows), by the
-// nodes' centres on screen; Home and End: the first and last node.
+// nodes' centres on screen; Home and End: the first and last node.  A node
+// within 45 degrees of that direction first (ArrowDown from a node goes to
+// one below it, not to its neighbour on its rank whose centre is a pixel
+// lower), any node that way only when none is.
 export function nextNode(root, g, key) {
   const all = [...root.querySelectorAll('g.node[data-node]')];
   if (key === 'Home') return all[0];
@@ -92,15 +95,38 @@ export function nextNode(root, g, key) {
   const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
   const [x0, y0] = centre(g);
   const [dx, dy] = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
-  let best = null, bestCost = Infinity;
+  let best = null, bestCost = Infinity, inCone = false;
   for (const other of all) {
     if (other === g) continue;
     const [x, y] = centre(other);
     const along = (x - x0) * dx + (y - y0) * dy;   // how far that way
     if (along <= 1) continue;
     const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+    const cone = across <= along;
     const cost = along + 2 * across;
-    if (cost < bestCost) { bestCost = cost; best = other; }
+    if ((cone && !inCone) || (cone === inCone && cost < bestCost)) { bestCost = cost; best = other; inCone = cone; }
+  }
+  return best;
+}
+
+// A scroll offset along one axis for box (its scroll position now: at,
+// its visible size: size, its largest offset: max) that cuts no node of
+// spans ([start, end) of each, in scroll coordinates) at either edge, if
+// one within half a screen of at does, keeping keep (a span: the target)
+// whole; else the one that cuts fewest, nearest to at.
+export function uncut(spans, at, size, max, keep = null, margin = 6) {
+  const cuts = (c) => spans.filter(([a, e]) => (a < c && e > c) || (a < c + size && e > c + size)).length;
+  const fits = (c) => !keep || keep[1] - keep[0] > size || (keep[0] >= c && keep[1] <= c + size);
+  let best = at, bestCuts = cuts(at), bestMove = 0;
+  for (const [a, e] of spans) {
+    // Either edge just outside either end of the node.
+    for (const c of [a - margin, e + margin, e + margin - size, a - margin - size]) {
+      const to = Math.round(Math.min(Math.max(c, 0), max));
+      const move = Math.abs(to - at);
+      if (move > size / 2 || !fits(to)) continue;
+      const n = cuts(to);
+      if (n < bestCuts || (n === bestCuts && move < bestMove)) { best = to; bestCuts = n; bestMove = move; }
+    }
   }
   return best;
 }

@@ -11,6 +11,8 @@
 // when node N is selected, in every reading at once (the cross-reading
 // highlight).
 
+import { gridHtml, isGrid, tensorText } from './grid.js';
+
 // Past this many lines a reading is long: the page shows it in chunks of
 // CHUNK_LINES lines, as plain text, and asks for a chunk's markup
 // (readingChunk) only when the chunk comes near the screen; a 75,000-line
@@ -124,6 +126,26 @@ function lineHtml(line, map, from, to, classes, ascii, count, at) {
     + escapeHtml(line.slice(tail));
 }
 
+// The markup of a values line whose tensor is laid out as a grid
+// (grid.js): the name and shape as they are, the tensor below them, its
+// numbers the map's number tokens; null when the line is not such a line.
+// (the line's number token, and the engine's texts of its elements, laid
+// out only when they write exactly that token).
+function gridLineHtml(line, map, from, to, classes, ascii, shape, exact, node) {
+  if (!ascii || !shape || !isGrid(shape) || line.length > FOLD_CHARS) return null;
+  const texts = exact.get(node);
+  if (!texts) return null;
+  const { refs, classNames } = map;
+  let k = from;
+  while (k < to && classNames[refs[5 * k + 3]] !== 'number') k++;
+  if (k === to) return null;
+  const start = refs[5 * k + 1], end = refs[5 * k + 2];
+  const tensor = tensorText(shape, texts);
+  if (tensor.text !== line.slice(start, end)) return null;
+  const grid = gridHtml(tensor.text, tensor.spans, shape);
+  return grid === null ? null : tokenHtml(line, map, from, to, classes, ascii, start) + grid + escapeHtml(line.slice(end));
+}
+
 // Where line i of a prepared reading starts in its text (UTF-16 units);
 // counted once, the first time a folded line asks.
 function lineStart(prep, i) {
@@ -165,7 +187,7 @@ export function foldChunks(rest) {
 // (the results); counts: a node's element count, or undefined (for folded
 // lines).
 // map: a flat map (flatMap, or the engine worker's tp_wasm_map).
-export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [] } = {}) {
+export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [], shapes = [], exact = new Map() } = {}) {
   const all = text.split('\n');
   const trailing = all.length > 0 && all[all.length - 1] === '';
   if (trailing) all.pop();
@@ -179,7 +201,7 @@ export function prepareReading(text, map, kind, { derivedFrom = null, marks = ne
     refsAt[i] = r;
   }
   return {
-    all, trailing, map, refsAt, kind, derivedFrom, marks, counts,
+    all, trailing, map, refsAt, kind, derivedFrom, marks, counts, shapes, exact,
     classes: TOKEN_CLASSES[kind], ascii: utf8.encode(text).length === text.length,
   };
 }
@@ -240,26 +262,38 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
     let cls = 'ir-line';
     if (role === 'derived' || role === 'gradient' || (derivedFrom !== null && node >= derivedFrom)) cls += ' ir-derived';
     if (marks.has(node)) cls += ' ir-marked';
+    const grid = kind === 'values' ? gridLineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, prep.shapes[node], prep.exact, node) : null;
+    if (grid !== null) {
+      // The line is a block; its newline is still in the text, not drawn.
+      out.push(`<span><span class="${cls} grid-line" data-node="${node}">${grid}</span><span class="grid-nl">${nl}</span></span>`);
+      continue;
+    }
     out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null, at)}</span>${nl}</span>`);
   }
   return out;
 }
 
 // Every text reading prepared from the engine's JSON; maps: each
-// reading's flat map (the engine worker's), else the JSON's map is used.
-export function prepareReadings(result, maps = null) {
+// reading's flat map (the engine worker's), else the JSON's map is used;
+// exact: the element texts of the values reading's tensors by node
+// (grid.js exactTensors; anything with get(node)), for its grids.
+export function prepareReadings(result, maps = null, exact = new Map()) {
   const marks = new Set(result.results.map((r) => r.node));
   const json = result.map || {};
   const map = maps || Object.fromEntries(['spec', 'derivative', 'plan', 'stablehlo', 'values'].map((r) => [r, flatMap(json[r])]));
   // Element counts from the shapes of the nodes' values (a folded line says
   // how many it folds).
-  const counts = [];
-  for (const n of result.nodes || []) counts[n.node] = (n.shape || []).reduce((a, d) => a * d, 1);
+  // The values reading lays tensors out by their shapes.
+  const counts = [], shapes = [];
+  for (const n of result.nodes || []) {
+    counts[n.node] = (n.shape || []).reduce((a, d) => a * d, 1);
+    shapes[n.node] = n.shape || [];
+  }
   return {
     spec: prepareReading(result.spec, map.spec, 'listing', { counts }),
     derivative: prepareReading(result.derivative, map.derivative, 'listing', { counts }),
     plan: prepareReading(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts }),
     stablehlo: prepareReading(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
-    values: prepareReading(result.values, map.values, 'values', { counts }),
+    values: prepareReading(result.values, map.values, 'values', { counts, shapes, exact }),
   };
 }

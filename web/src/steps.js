@@ -10,9 +10,11 @@
 // Keys on the focused scrubber: Space plays or pauses, Left/Right step,
 // Home/End jump to the first or last step.
 import { originOf, unpack } from './teach-facts.js';
+import { gridHtml, isGrid, tensorText } from './grid.js';
 
 export const STEP_CLASSES = ['step-pending', 'step-live', 'step-freed', 'step-never'];
 const PLAY_MS = 700;
+const GRID_ELEMENTS = 64;   // as the desktop's step value shows in full
 
 // The state of every node after step k, from the JSON's buffers.
 // (memory: teach-facts.js packMemory, buffers as node, from, to triples)
@@ -119,11 +121,29 @@ export function createStepper(page, chart, beforeShow) {
     const text = `step ${k + 1} of ${n}: ${nodeLabel(facts, node)}`;
     range.setAttribute('aria-valuetext', text);
     $('step-text').textContent = `${text}, ${half}`;
-    const value = unpack(facts.values, node);
-    $('step-value').textContent = value ? `value ${value}` : '';
+    showValue(node, unpack(facts.values, node));
     $('step-share').textContent = shareText(facts, node);
     page.select(node);
     decorate();
+  }
+
+  // The step's value: its short line, then (a tensor of up to
+  // GRID_ELEMENTS elements) a grid of the engine's texts of its elements,
+  // asked of the engine's worker (grid.js exactNode).
+  let valueSeq = 0;
+  function showValue(node, line) {
+    const el = $('step-value');
+    el.textContent = line ? `value ${line}` : '';
+    delete el.dataset.grid;
+    const mine = ++valueSeq;
+    page.nodeValue(node).then((v) => {
+      if (mine !== valueSeq || !v || !isGrid(v.shape) || v.texts.length > GRID_ELEMENTS) return;
+      const { text, spans } = tensorText(v.shape, v.texts);
+      const grid = gridHtml(text, spans, v.shape);
+      if (!grid) return;
+      el.innerHTML = `value <span class="ir-shape">[${v.shape.join(', ')}]</span> ${grid}`;
+      el.dataset.grid = String(node);   // for tools: the grid of node's value is in
+    }, () => {});
   }
 
   // The share, the memory chart's cursor and the picture's states of the

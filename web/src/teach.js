@@ -1,7 +1,7 @@
 // The teaching panes: the check tab, the explanation of the selected (or
 // hovered) node, the memory chart, the step-through and training.  Each
 // shows a fact of the engine's JSON (picked out in the engine worker by
-// teach-facts.js) or of its training; main.js calls in when a reading
+// teach-facts.js) or of its training; the page calls in when a reading
 // arrives, the selection or the picture changes, or the program changes.
 import { nodeButton } from './node-link.js';
 import { createMemoryChart } from './memory.js';
@@ -20,7 +20,7 @@ const OUTCOMES = {
 
 export function createTeach(page) {
   const $ = (id) => document.getElementById(id);
-  const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'));
+  const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'), { select: page.select, nameOf: page.nameOf });
   const stepper = createStepper(page, chart, () => drawChart());
   const train = createTrain(page);
   let facts = null;       // the last reading that read
@@ -35,7 +35,10 @@ export function createTeach(page) {
     if (!page.shown('memory') && !stepper.open) return;
     chartWanted = false;
     chart.show(facts.memorySvg, facts.memory);
-    if (reselect) page.reselect();   // light the selected node's bar
+    if (reselect) {
+      page.reselect();   // light the selected node's bar
+      page.reveal('memory');   // and bring it into view
+    }
   }
 
   function showCheck(check, text) {
@@ -100,7 +103,7 @@ export function createTeach(page) {
         facts = next;
         showCheck(next.check, next.checkText);
         chartWanted = true;
-        drawChart(false);   // main.js applies the selection next
+        drawChart(false);   // the page applies the selection next
         // Not seen now: the last program's chart goes (a big one holds
         // thousands of elements) and is drawn anew when it is seen.
         if (chartWanted) chart.clear();
@@ -110,13 +113,17 @@ export function createTeach(page) {
       stepper.update(next, refused);
       showExplanation();
     },
-    // main.js applied the selection highlight (markup, picture or chart
+    // the page applied the selection highlight (markup, picture or chart
     // may be new): the explanation and the step's marks follow.
     selectionApplied() {
       showExplanation();
       stepper.decorate();
     },
     programChanged: (key) => train.programChanged(key),
+    warmTraining: () => train.warm(),
+    // Another program is in the editor: the node under the pointer is of
+    // the last one until the pointer moves.
+    forgetHover() { hovered = null; showExplanation(); },
     stepping: () => stepper.open,
     viewChanged: () => drawChart(),
   };

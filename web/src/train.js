@@ -7,6 +7,8 @@
 // any step K: the loss at K is losses[K]; the parameters after K steps
 // are those of a training of K steps, asked of the worker and cached.
 import { nodeButton } from './node-link.js';
+import { gridHtml, isGrid, tensorText } from './grid.js';
+import { escapeHtml } from './readings.js';
 
 const DEFAULTS = { steps: '50', rate: '0.1' };
 const LOOK_DELAY_MS = 80;
@@ -16,20 +18,42 @@ export function createTrain(page) {
   let worker = null;
   let seq = 0;
   const waiting = new Map();   // id -> resolve
-  let run = null;              // {key, steps, rate, json, svg, parameters, cache: Map(k -> parameters)}
+  let run = null;              // {key, steps, rate, json, svg, cache: Map(k -> {text, exact})}
   let lookTimer = null;
 
+  // The training's worker, started once the page has read its first
+  // program and kept: a Run needs no file fetched then (the page may be
+  // offline by now; the service worker, offline.js, keeps the files for a
+  // worker started later).  A worker that cannot load says why, and every
+  // question to it is answered with that.
+  function ensureWorker() {
+    if (worker) return;
+    const w = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
+    worker = w;
+    const broken = (why) => {
+      if (worker !== w) return;
+      w.terminate();
+      worker = null;
+      const message = `the training engine could not be loaded (${why}); if the page is offline, run it again once it is back online`;
+      for (const done of waiting.values()) done({ fatal: message });
+      waiting.clear();
+      if (!$('train-run').disabled) fail(message);
+    };
+    w.onmessage = (e) => {
+      if (e.data.loadError) { broken(e.data.loadError); return; }
+      const done = waiting.get(e.data.id);
+      if (!done) return;
+      waiting.delete(e.data.id);
+      done(e.data);
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      broken(e.message || 'engine-worker.js could not be fetched');
+    };
+  }
+
   function ask(request) {
-    if (!worker) {
-      worker = new Worker(new URL('./engine-worker.js', import.meta.url), { type: 'module' });
-      worker.onmessage = (e) => {
-        if (e.data.loadError) fail(`the engine could not be loaded: ${e.data.loadError}`);
-        const done = waiting.get(e.data.id);
-        if (!done) return;
-        waiting.delete(e.data.id);
-        done(e.data);
-      };
-    }
+    ensureWorker();
     const id = `train-${++seq}`;
     return new Promise((resolve) => {
       waiting.set(id, resolve);
@@ -37,12 +61,15 @@ export function createTrain(page) {
     });
   }
 
-  // Drops the worker and everything it was asked (the program changed).
+  // Drops the worker and everything it was asked (the program changed),
+  // and starts the next one at once.
   function cancel() {
-    if (worker) worker.terminate();
+    if (!worker) return;
+    worker.terminate();
     worker = null;
     for (const done of waiting.values()) done({ cancelled: true });
     waiting.clear();
+    ensureWorker();
   }
 
   function status(text) { $('train-status').textContent = text; }
@@ -80,10 +107,11 @@ export function createTrain(page) {
     $('train-run').disabled = false;
     if (answer.cancelled) return;
     status('');
+    if (answer.fatal && /could not be loaded/.test(answer.fatal)) { fail(answer.fatal); return; }
     if (answer.fatal || !answer.train) { fail(`the engine failed: ${answer.fatal || 'no answer'}`); return; }
     const t = answer.train;
     if (t.ran !== 1) { fail(t.error ? `refused: ${t.error}` : 'the training was refused'); return; }
-    run = { key, request, steps, rate, json: t.json, svg: t.svg, parameters: t.parameters, cache: new Map([[steps, t.parameters]]) };
+    run = { key, request, steps, rate, json: t.json, svg: t.svg, cache: new Map([[steps, { text: t.parameters, exact: t.exact }]]) };
     showRun();
   }
 
@@ -126,6 +154,31 @@ export function createTrain(page) {
     root.append(line);
   }
 
+  // The parameter lines as the engine writes them, a tensor laid out as a
+  // grid (grid.js) when its element texts (the train JSON's, exact) write
+  // the end of its line; the element's textContent stays the text.
+  function showParameters({ text, exact }) {
+    const el = $('train-parameters');
+    const entries = exact ? Object.entries(exact) : [];
+    const lines = text.split('\n');
+    let any = false;
+    const html = lines.map((line, k) => {
+      const nl = k < lines.length - 1 ? '\n' : '';
+      const [name, value] = entries[k] || [];
+      const shape = (value?.shape || []).map(Number);
+      if (!name || !line.startsWith(`${name} `) || !Array.isArray(value?.data) || !isGrid(shape)) return escapeHtml(line + nl);
+      const tensor = tensorText(shape, value.data);
+      if (!line.endsWith(tensor.text)) return escapeHtml(line + nl);
+      const grid = gridHtml(tensor.text, tensor.spans, shape);
+      if (grid === null) return escapeHtml(line + nl);
+      any = true;
+      return `<span class="train-line">${escapeHtml(line.slice(0, line.length - tensor.text.length))}${grid}</span>`
+        + (nl ? `<span class="grid-nl">${nl}</span>` : '');
+    });
+    if (any) el.innerHTML = html.join('');
+    else el.textContent = text;
+  }
+
   // Shows the loss at step k and the parameters after k steps.
   async function look(k) {
     const losses = run.json.losses;
@@ -141,11 +194,12 @@ export function createTrain(page) {
       const answer = await ask({ ...mine.request, train: { steps: k, rate: mine.rate } });
       if (answer.cancelled || run !== mine) return;
       status('');
-      parameters = answer.train?.parameters ?? '';
+      if (answer.fatal) { fail(answer.fatal); return; }
+      parameters = { text: answer.train?.parameters ?? '', exact: answer.train?.exact ?? null };
       mine.cache.set(k, parameters);
       if (Number($('train-k').value) !== k) return;   // the slider moved on
     }
-    $('train-parameters').textContent = parameters;
+    showParameters(parameters);
     $('train-parameters-label').textContent = k === 0 ? 'the parameters before any step' : `the parameters after ${k} step${k === 1 ? '' : 's'}`;
   }
 
@@ -166,6 +220,7 @@ export function createTrain(page) {
   });
 
   return {
+    warm: ensureWorker,
     // The program or a choice changed: a training in flight is dropped, a
     // shown one is marked as being of an earlier program.
     programChanged(key) {
