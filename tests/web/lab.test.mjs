@@ -43,7 +43,8 @@ test('the error marker goes when the error does (a line replaced at typing speed
   await page.click('#editor .cm-content');
   await page.keyboard.type('x = input [4, 1]\nerr = x\nloss = mean(err * err)', { delay: 80 });
   await ready(page);
-  assert.equal(await page.textContent('[data-reading="diagnostics"]'), '3:8: `mean` is not defined yet');
+  assert.equal(await page.textContent('[data-reading="diagnostics"]'),
+    '3:8: `mean` is not defined yet; for the mean of all N elements write `sum(x) / N`, and `mean_along(x, axis)` for the mean along one axis');
   assert.equal(await gutterMarks(page), 1, 'the gutter marks line 3');
   await page.hover('#editor .cm-gutter-lint .cm-lint-marker');
   await page.waitForSelector('.cm-tooltip-lint');

@@ -143,9 +143,10 @@ export function lazyExactTensors(json, names, gradientNodes) {
 }
 
 // Node n's shape and element texts from the engine's JSON text (its entry
-// in "nodes", the last member), or null.
+// in the member "nodes", an array of objects; the fusion's kernels, later,
+// hold "nodes" arrays of numbers), or null.
 export function exactNode(json, n) {
-  const nodes = json.lastIndexOf('"nodes":[');
+  const nodes = json.indexOf(',"nodes":[{"node":');
   if (nodes < 0) return null;
   const at = json.indexOf(`{"node":${n},"op":`, nodes);
   const end = at < 0 ? -1 : json.indexOf('}', at);
