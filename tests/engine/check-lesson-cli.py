@@ -130,8 +130,8 @@ def main():
         rc, out, err = run(topos, "--lesson", bad)
         check("a refused lesson: exit 2, LESSON:LINE:COL", rc == 2 and out == ""
               and err == "%s:27:4: error: no section is called `goal`: the "
-                         "sections are text, start, solution, hints and "
-                         "goals\n" % bad, err)
+                         "sections are text, start, solution, hints, choices "
+                         "and goals\n" % bad, err)
         for args, what in [(["--lesson"], "missing value after --lesson"),
                            (["--lesson", lesson, "--answer", "x"],
                             "--answer takes a choice's number"),
