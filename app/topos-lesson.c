@@ -25,6 +25,8 @@ static const char lesson_usage[] =
   "Grades PROGRAM (by default the lesson's starting program; with\n"
   "--solution the lesson's solution and its right answers) against the\n"
   "lesson's goals, one line per goal, and the hint of a goal not met.\n"
+  "The program is compiled with the lesson's choices (its passes and\n"
+  "direction) and the target, observed names and exactness given here.\n"
   "--answer N answers the next question with its choice N (from 1).\n"
   "--json prints the lesson and the grade as JSON instead.\n"
   "--lesson-pot prints the lessons' messages as a gettext template.\n"
@@ -351,6 +353,7 @@ topos_lesson_main (int argc, char **argv)
   lesson = open_lesson (lesson_path);
   if (lesson == NULL)
     return 2;
+  tp_lesson_choices (lesson, &choices);
   if (solution)
     n_answers = tp_lesson_right_answers (lesson, answers, MAX_ANSWERS);
   if (program_path != NULL)

@@ -476,16 +476,6 @@ read_goal_line (TpLessonReader *r, uint32_t line, TpLessonGoal *goal,
         }
       return tp_lesson_refuse_scratch (r, line, first.at);
     }
-  if (tp_goal_rows[kind].grade == NULL)
-    {
-      tp_buf_clear (m);
-      tp_buf_puts (m, "the goal `");
-      tp_buf_puts (m, tp_goal_rows[kind].words);
-      tp_buf_puts (m, "` reads ");
-      tp_buf_puts (m, tp_goal_rows[kind].needs);
-      tp_buf_puts (m, ", which this engine does not have yet");
-      return tp_lesson_refuse_scratch (r, line, first.at);
-    }
   goal->kind = (TpGoalKind) kind;
   goal->line = line + 1;
   goal->about = TP_N_READINGS;
@@ -654,7 +644,8 @@ read_attribute (TpLessonReader *r, uint32_t line, TpLessonGoal *goal,
         goal->about = TP_N_READINGS;
         return tp_lesson_refuse (r, line, view.at, "expected a reading: spec, "
                                  "derivative, plan, stablehlo, values, dot, "
-                                 "summary, check, explain or memory");
+                                 "summary, check, explain, memory, "
+                                 "optimized, fusion, forward or jax");
       }
     }
 }

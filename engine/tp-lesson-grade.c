@@ -7,10 +7,12 @@
  * the interpreter's run, the plan goals the plan, `finite` the search for
  * a non-finite value, the check goal the gradient check, `peak` the
  * memory buffers, and a training goal one training (once per grade,
- * whatever the number of training goals).  The session keeps what it
- * made, so grading again after a keystroke costs only what is new.  A
- * row whose reading is not in this engine yet has no grader: the parser
- * refuses a lesson that uses it, and giving it one is all it takes. */
+ * whatever the number of training goals), the passes' goals the
+ * rewrites, the fusion, the rematerialised plan or forward mode's
+ * tangent tape.  The session keeps what it made, so grading again after
+ * a keystroke costs only what is new.  The session must have been
+ * compiled with the lesson's choices (tp-lesson-choices.c): when it was
+ * not, the goals about the program are unmet and say so. */
 #include "tp-session-private.h"
 #include "tp-lesson.h"
 
@@ -416,6 +418,109 @@ grade_peak (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
 }
 
 static TpGoalState
+grade_removes (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
+               TpBuf *found)
+{
+  TpOptimizeSummary sum;
+  uint64_t removed;
+
+  (void) goal;
+  if (!tp_session_optimize_summary (g->s, &sum))
+    return TP_GOAL_UNMET;
+  removed = sum.nodes_after < sum.nodes_before
+            ? sum.nodes_before - sum.nodes_after : 0;
+  tp_buf_puts (found, "the optimizer removes ");
+  tp_buf_grouped (found, removed);
+  tp_buf_puts (found, removed == 1 ? " node (" : " nodes (");
+  tp_buf_grouped (found, sum.nodes_before);
+  tp_buf_puts (found, " evaluated before the rewrites, ");
+  tp_buf_grouped (found, sum.nodes_after);
+  tp_buf_puts (found, " after)");
+  return count_met (a, removed) ? TP_GOAL_MET : TP_GOAL_UNMET;
+}
+
+/* fusion kernels and fusion bytes: the kernels that compute (an
+ * argument's kernel computes nothing), and the bytes they move. */
+static TpGoalState
+grade_fusion (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
+              TpBuf *found)
+{
+  TpFusionSummary sum;
+
+  if (!tp_session_fusion (g->s, &sum))
+    return TP_GOAL_UNMET;
+  if (goal->kind == TP_GOAL_KERNELS)
+    {
+      tp_buf_puts (found, "the fusion makes ");
+      tp_buf_grouped (found, sum.n_computed);
+      tp_buf_puts (found, sum.n_computed == 1 ? " kernel that computes ("
+                                              : " kernels that compute (");
+      tp_buf_grouped (found, sum.n_fused);
+      tp_buf_puts (found, " of several nodes)");
+      return count_met (a, sum.n_computed) ? TP_GOAL_MET : TP_GOAL_UNMET;
+    }
+  tp_buf_puts (found, "the kernels move ");
+  tp_buf_grouped (found, sum.bytes_fused);
+  tp_buf_puts (found, sum.bytes_fused == 1 ? " byte (" : " bytes (");
+  tp_buf_grouped (found, sum.bytes_unfused);
+  tp_buf_puts (found, " unfused)");
+  return count_met (a, sum.bytes_fused) ? TP_GOAL_MET : TP_GOAL_UNMET;
+}
+
+/* forward agrees, forward cheaper and reverse cheaper: the forward
+ * reading's verdict and cost.  Without a parameter the reading's one
+ * line says why there is no tangent; without a rank-0 target its verdict
+ * says there is no gradient to compare with. */
+static TpGoalState
+grade_forward (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
+               TpBuf *found)
+{
+  TpForwardSummary sum;
+  bool met;
+
+  (void) a;
+  if (!tp_session_forward (g->s, &sum))
+    {
+      const char *text = tp_session_reading (g->s, TP_READING_FORWARD);
+      const char *nl = strchr (text, '\n');
+      tp_buf_append (found, text, nl != NULL ? (size_t) (nl - text)
+                                             : strlen (text));
+      return TP_GOAL_UNMET;
+    }
+  if (!sum.compared || goal->kind == TP_GOAL_FORWARD)
+    {
+      tp_buf_append (found, sum.verdict, sum.verdict_length);
+      return sum.compared && sum.agrees && goal->kind == TP_GOAL_FORWARD
+             ? TP_GOAL_MET : TP_GOAL_UNMET;
+    }
+  tp_buf_append (found, sum.cost, sum.cost_length);
+  met = goal->kind == TP_GOAL_FORWARD_CHEAPER
+        ? sum.work_forward < sum.work_reverse
+        : sum.work_reverse < sum.work_forward;
+  return met ? TP_GOAL_MET : TP_GOAL_UNMET;
+}
+
+/* remat saves: how far the rematerialisation the lesson asks for lowers
+ * the peak live volume, in the engine's sentence. */
+static TpGoalState
+grade_saves (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
+             TpBuf *found)
+{
+  TpRematSummary sum;
+  uint64_t saved;
+
+  (void) goal;
+  if (!tp_session_remat (g->s, &sum))
+    return TP_GOAL_UNMET;
+  tp_buf_append (found, sum.sentence, sum.sentence_length);
+  if (!sum.on)
+    return TP_GOAL_UNMET;
+  saved = sum.peak_after < sum.peak_before ? sum.peak_before - sum.peak_after
+                                           : 0;
+  return count_met (a, saved) ? TP_GOAL_MET : TP_GOAL_UNMET;
+}
+
+static TpGoalState
 grade_question (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
                 TpBuf *found)
 {
@@ -437,55 +542,62 @@ grade_question (TpGrader *g, const TpLessonGoal *goal, const TpGoalArgs *a,
 
 const TpGoalRow tp_goal_rows[TP_N_GOAL_KINDS] = {
   [TP_GOAL_READS] = { "reads", TP_ARGS_NONE, "the program reads",
-                      grade_reads, NULL },
-  [TP_GOAL_VALUE] = { "value", TP_ARGS_VALUE, "`%n` is %v",
-                      grade_value, NULL },
+                      grade_reads },
+  [TP_GOAL_VALUE] = { "value", TP_ARGS_VALUE, "`%n` is %v", grade_value },
   [TP_GOAL_SHAPE] = { "shape", TP_ARGS_SHAPE, "`%n` has shape %v",
-                      grade_shape, NULL },
+                      grade_shape },
   [TP_GOAL_KEEPS] = { "plan keeps", TP_ARGS_NAME,
-                      "the plan keeps `%n` to the end", grade_plan, NULL },
+                      "the plan keeps `%n` to the end", grade_plan },
   [TP_GOAL_FREES] = { "plan frees", TP_ARGS_NAME,
                       "the plan frees `%n` after its last reader",
-                      grade_plan, NULL },
+                      grade_plan },
   [TP_GOAL_SKIPS] = { "plan skips", TP_ARGS_NAME,
-                      "the plan does not evaluate `%n`", grade_plan, NULL },
+                      "the plan does not evaluate `%n`", grade_plan },
   [TP_GOAL_APPENDS] = { "derivative appends", TP_ARGS_COUNT,
-                        "differentiate appends %v nodes", grade_appends,
-                        NULL },
+                        "differentiate appends %v nodes", grade_appends },
   [TP_GOAL_DERIVATIVE_USES] = { "derivative uses", TP_ARGS_OP,
-                                "the derivative uses `%o`",
-                                grade_uses, NULL },
+                                "the derivative uses `%o`", grade_uses },
   [TP_GOAL_PROGRAM_USES] = { "program uses", TP_ARGS_OP,
-                             "the program uses `%o`", grade_uses,
-                             NULL },
+                             "the program uses `%o`", grade_uses },
   [TP_GOAL_RECORDS] = { "program records", TP_ARGS_COUNT,
-                        "the program records %v nodes", grade_records, NULL },
+                        "the program records %v nodes", grade_records },
   [TP_GOAL_AGREES] = { "check agrees", TP_ARGS_NONE,
                        "the gradient check agrees with finite differences",
-                       grade_agrees, NULL },
+                       grade_agrees },
   [TP_GOAL_FINITE] = { "finite", TP_ARGS_NONE, "every value is finite",
-                       grade_finite, NULL },
+                       grade_finite },
   [TP_GOAL_BORN] = { "nonfinite at", TP_ARGS_NAME,
                      "the first value that is not finite is born in `%n`",
-                     grade_finite, NULL },
+                     grade_finite },
   [TP_GOAL_TRAINS] = { "trains below", TP_ARGS_NUMBER,
                        "training with the program's settings brings the "
-                       "target below %v", grade_trains, NULL },
+                       "target below %v", grade_trains },
   [TP_GOAL_PEAK] = { "peak", TP_ARGS_COUNT,
                      "the plan's peak live volume is %v elements",
-                     grade_peak, NULL },
+                     grade_peak },
   [TP_GOAL_QUESTION] = { "question:", TP_ARGS_QUESTION, NULL,
-                         grade_question, NULL },
-  /* Waiting for their readings: give each its grader when it lands. */
+                         grade_question },
   [TP_GOAL_REMOVES] = { "optimized removes", TP_ARGS_COUNT,
-                        "the optimizer removes %v nodes", NULL,
-                        "the optimized reading" },
+                        "the optimizer removes %v nodes", grade_removes },
   [TP_GOAL_KERNELS] = { "fusion kernels", TP_ARGS_COUNT,
-                        "the fusion makes %v kernels", NULL,
-                        "the fusion reading" },
+                        "the fusion makes %v kernels that compute",
+                        grade_fusion },
   [TP_GOAL_FORWARD] = { "forward agrees", TP_ARGS_NONE,
-                        "forward mode's tangents agree with reverse mode's "
-                        "gradients", NULL, "the forward reading" },
+                        "forward mode's tangent agrees with reverse mode's "
+                        "gradients", grade_forward },
+  [TP_GOAL_BYTES] = { "fusion bytes", TP_ARGS_COUNT,
+                      "the fused kernels move %v bytes", grade_fusion },
+  [TP_GOAL_FORWARD_CHEAPER] = { "forward cheaper", TP_ARGS_NONE,
+                                "forward mode computes the whole gradient "
+                                "with less work than reverse mode",
+                                grade_forward },
+  [TP_GOAL_REVERSE_CHEAPER] = { "reverse cheaper", TP_ARGS_NONE,
+                                "reverse mode computes the whole gradient "
+                                "with less work than forward mode",
+                                grade_forward },
+  [TP_GOAL_SAVES] = { "remat saves", TP_ARGS_COUNT,
+                      "rematerialising lowers the peak live volume by %v "
+                      "elements", grade_saves },
 };
 
 const char *
@@ -505,8 +617,9 @@ grade (const TpLesson *l, TpSession *s, const int32_t *answers,
   TpGrader g = { s, answers, n_answers, flags, false, NULL, false };
   TpGrade *out = tp_malloc (sizeof *out);
   size_t *at;
-  TpBuf found;
+  TpBuf found, other;
   bool reads = tp_session_status (s) == TP_STATUS_OK, failed = false;
+  bool same = true;
 
   if (out == NULL)
     return NULL;
@@ -516,22 +629,33 @@ grade (const TpLesson *l, TpSession *s, const int32_t *answers,
   out->results = tp_malloc ((l->n_goals + 1) * sizeof *out->results);
   at = tp_malloc ((l->n_goals + 1) * sizeof *at);
   tp_buf_init (&found);
+  tp_buf_init (&other);
   if (out->results == NULL || at == NULL)
     failed = true;
+  /* A program compiled with other passes than the lesson's is another
+   * program to the goals about it. */
+  if (reads && !failed)
+    {
+      same = tp_lesson_choices_match (l, s, &other);
+      failed = other.failed;
+    }
   for (size_t k = 0; k < l->n_goals && !failed; k++)
     {
       const TpLessonGoal *goal = &l->goals[k];
       TpGoalResult *r = &out->results[k];
 
       at[k] = found.len;
-      if (reads || goal->kind == TP_GOAL_READS
-          || goal->kind == TP_GOAL_QUESTION)
+      if (goal->kind == TP_GOAL_READS || goal->kind == TP_GOAL_QUESTION
+          || (reads && same))
         r->state = tp_goal_rows[goal->kind].grade (&g, goal, &l->args[k],
                                                    &found);
       else
         {
           r->state = TP_GOAL_UNMET;
-          tp_buf_puts (&found, "the program does not read");
+          if (reads)
+            tp_buf_append (&found, other.data, other.len);
+          else
+            tp_buf_puts (&found, "the program does not read");
         }
       /* A reading that ran out of memory says so in the session. */
       failed = found.failed || (reads && tp_session_status (s) != TP_STATUS_OK);
@@ -541,6 +665,7 @@ grade (const TpLesson *l, TpSession *s, const int32_t *answers,
       out->met += r->state == TP_GOAL_MET;
     }
   tp_train_free (g.train);
+  tp_buf_clear (&other);
   if (!failed)
     {
       out->found = tp_buf_steal (&found);

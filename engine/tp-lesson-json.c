@@ -4,6 +4,8 @@
  * it is markup. */
 #include "tp-lesson.h"
 
+#include <string.h>
+
 #include "tp-json.h"
 
 static const char *const span_kinds[] = { "text", "emphasis", "code", "link" };
@@ -124,6 +126,37 @@ put_goal (TpBuf *out, const TpLessonGoal *g)
   tp_buf_putc (out, '}');
 }
 
+/* {"optimize": B, "remat": null | "auto" | [NAME...], "direction": null
+ * | D} */
+static void
+put_choices (TpBuf *out, const TpLessonChoices *ch)
+{
+  tp_buf_puts (out, "{\"optimize\":");
+  tp_buf_puts (out, ch->optimize ? "true" : "false");
+  tp_buf_puts (out, ",\"remat\":");
+  if (ch->remat_auto)
+    tp_buf_puts (out, "\"auto\"");
+  else if (ch->n_remat == 0)
+    tp_buf_puts (out, "null");
+  else
+    {
+      tp_buf_putc (out, '[');
+      for (uint32_t k = 0; k < ch->n_remat; k++)
+        {
+          if (k > 0)
+            tp_buf_putc (out, ',');
+          tp_json_string (out, ch->remat[k], strlen (ch->remat[k]));
+        }
+      tp_buf_putc (out, ']');
+    }
+  tp_buf_puts (out, ",\"direction\":");
+  if (ch->direction != NULL)
+    tp_json_string (out, ch->direction, strlen (ch->direction));
+  else
+    tp_buf_puts (out, "null");
+  tp_buf_putc (out, '}');
+}
+
 static char *
 lesson_json (const TpLesson *l)
 {
@@ -149,6 +182,8 @@ lesson_json (const TpLesson *l)
   tp_json_string (&out, l->start, l->start_len);
   tp_buf_puts (&out, ",\"solution\":");
   tp_json_string (&out, l->solution, l->solution_len);
+  tp_buf_puts (&out, ",\"choices\":");
+  put_choices (&out, &l->choices);
   tp_buf_puts (&out, ",\"hints\":[");
   for (size_t k = 0; k < l->n_hints; k++)
     {

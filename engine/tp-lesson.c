@@ -1,8 +1,8 @@
 /* tp-lesson.c: reading a lesson file (docs/lessons.md): its bounds and
  * characters, its lines, the title and the sections, the two programs
  * and the hints; then what a front end asks of it, and translation.
- * The text's blocks and spans are tp-lesson-text.c's, the goals
- * tp-lesson-goals.c's.
+ * The text's blocks and spans are tp-lesson-text.c's, the choices
+ * tp-lesson-choices.c's, the goals tp-lesson-goals.c's.
  *
  * A lesson is untrusted input, so every loop here is bounded by the
  * lesson's size (TP_LESSON_MAX_BYTES, checked before anything else) and
@@ -251,12 +251,13 @@ typedef enum
   SECTION_START,
   SECTION_SOLUTION,
   SECTION_HINTS,
+  SECTION_CHOICES,
   SECTION_GOALS,
   N_SECTIONS
 } Section;
 
 static const char *const section_names[N_SECTIONS] = {
-  "text", "start", "solution", "hints", "goals",
+  "text", "start", "solution", "hints", "choices", "goals",
 };
 
 /* A line `## NAME` naming one of the sections. */
@@ -401,6 +402,8 @@ read_section (TpLessonReader *r, Section which, uint32_t first, uint32_t end)
                            &l->solution_len);
     case SECTION_HINTS:
       return read_hints (r, first, end);
+    case SECTION_CHOICES:
+      return tp_lesson_read_choices (r, first, end);
     case SECTION_GOALS:
       return tp_lesson_read_goals (r, first, end);
     case N_SECTIONS:
@@ -445,7 +448,7 @@ read_lesson (TpLessonReader *r)
         return tp_lesson_refuse (r, k, 0, "after the title come the "
                                  "sections, each starting with a line "
                                  "`## text`, `## start`, `## solution`, "
-                                 "`## hints` or `## goals`");
+                                 "`## hints`, `## choices` or `## goals`");
       for (int s = 0; s < N_SECTIONS; s++)
         if (line_is (&(TpLessonLine) { h->text + 3, h->len - 3 },
                      section_names[s]))
@@ -458,8 +461,8 @@ read_lesson (TpLessonReader *r)
           tp_buf_clear (m);
           tp_buf_puts (m, "no section is called ");
           tp_lesson_quote (m, h->text + at, h->len - at);
-          tp_buf_puts (m, ": the sections are text, start, solution, hints "
-                       "and goals");
+          tp_buf_puts (m, ": the sections are text, start, solution, hints, "
+                       "choices and goals");
           return tp_lesson_refuse_scratch (r, k, at);
         }
       if (seen[which])
@@ -491,7 +494,7 @@ read_lesson (TpLessonReader *r)
       k = end;
     }
   for (int s = 0; s < N_SECTIONS; s++)
-    if (!seen[s] && s != SECTION_HINTS)
+    if (!seen[s] && s != SECTION_HINTS && s != SECTION_CHOICES)
       {
         tp_buf_clear (m);
         tp_buf_puts (m, "the lesson has no `## ");
@@ -499,7 +502,7 @@ read_lesson (TpLessonReader *r)
         tp_buf_puts (m, "` section");
         return tp_lesson_refuse_scratch (r, n - 1, r->lines[n - 1].len);
       }
-  return true;
+  return tp_lesson_check_choices (r);
 }
 
 /* {==== messages ====} */

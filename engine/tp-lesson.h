@@ -1,8 +1,10 @@
 /* tp-lesson.h: the inside of a lesson (tp-engine.h, lessons), shared by
  * its files: tp-lesson.c (the file's lines and sections, the getters,
  * translation), tp-lesson-text.c (the Markdown subset: blocks and
- * spans), tp-lesson-goals.c (the goal table, reading the goals and
- * grading them) and tp-lesson-json.c (the lesson and a grade as JSON). */
+ * spans), tp-lesson-choices.c (the `## choices` section, and whether a
+ * session was compiled with them), tp-lesson-goals.c (reading the
+ * goals), tp-lesson-grade.c (the goal table and grading) and
+ * tp-lesson-json.c (the lesson and a grade as JSON). */
 #ifndef TP_LESSON_H
 #define TP_LESSON_H
 
@@ -93,12 +95,25 @@ typedef struct
   /* The engine's sentence, for a goal without `say:`: %n its name, %o
    * its op, %v what follows its words or its `=`, as written. */
   const char *sentence;
-  TpGoalGrade grade;        /* NULL: what it reads is not in this engine
-                               yet, and a lesson that uses it is refused */
-  const char *needs;        /* for a NULL grade: what it waits for */
+  TpGoalGrade grade;
 } TpGoalRow;
 
 extern const TpGoalRow tp_goal_rows[TP_N_GOAL_KINDS];
+
+/* The most names a lesson's `--remat` choice gives. */
+#define TP_LESSON_MAX_REMAT 16u
+
+/* What a lesson's `## choices` section sets (docs/lessons.md, Choices):
+ * the passes its programs are compiled with, and forward mode's
+ * direction.  All off, and no direction, without the section. */
+typedef struct
+{
+  bool optimize;
+  bool remat_auto;
+  const char **remat;       /* --remat NAME, ...: the names, NUL-terminated */
+  uint32_t n_remat;
+  const char *direction;    /* --direction D: D as written, or NULL */
+} TpLessonChoices;
 
 struct _TpLesson
 {
@@ -116,6 +131,7 @@ struct _TpLesson
   size_t solution_len;
   TpLessonText *hints;
   size_t n_hints;
+  TpLessonChoices choices;
   TpLessonGoal *goals;
   TpGoalArgs *args;         /* per goal */
   size_t n_goals;
@@ -170,6 +186,17 @@ bool  tp_lesson_read_blocks (TpLessonReader *r, const TpLessonView *views,
                              TpLessonBlock **blocks, size_t *n_blocks);
 /* Reads the `## goals` section, lines [first, end). */
 bool  tp_lesson_read_goals (TpLessonReader *r, uint32_t first, uint32_t end);
+/* Reads the `## choices` section, lines [first, end), whose heading is
+ * line first - 1 (tp-lesson-choices.c). */
+bool  tp_lesson_read_choices (TpLessonReader *r, uint32_t first,
+                              uint32_t end);
+/* Once every section is read: refuses a goal that grades a pass the
+ * choices do not ask for (`remat saves` without `--remat`). */
+bool  tp_lesson_check_choices (TpLessonReader *r);
+
+/* Whether session s was compiled with the lesson's passes (and its
+ * direction, when it sets one); when not, found says how they differ. */
+bool  tp_lesson_choices_match (const TpLesson *l, TpSession *s, TpBuf *found);
 
 /* Why the character at text (n bytes left) may not be in a lesson (a
  * tab only where tab allows it), or NULL; *length is its bytes. */

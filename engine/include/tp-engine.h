@@ -901,11 +901,13 @@ typedef enum
   TP_GOAL_TRAINS,           /* trains below L */
   TP_GOAL_PEAK,             /* peak COUNT */
   TP_GOAL_QUESTION,         /* question: TEXT, its choices */
-  /* Rows for readings that are not in this engine yet: a lesson that
-   * uses one is refused with a message saying so. */
   TP_GOAL_REMOVES,          /* optimized removes COUNT */
   TP_GOAL_KERNELS,          /* fusion kernels COUNT */
   TP_GOAL_FORWARD,          /* forward agrees */
+  TP_GOAL_BYTES,            /* fusion bytes COUNT */
+  TP_GOAL_FORWARD_CHEAPER,  /* forward cheaper */
+  TP_GOAL_REVERSE_CHEAPER,  /* reverse cheaper */
+  TP_GOAL_SAVES,            /* remat saves COUNT */
   TP_N_GOAL_KINDS
 } TpGoalKind;
 
@@ -969,6 +971,12 @@ long           tp_lesson_translate   (TpLesson *lesson,
                                       const char *(*translate) (const char *msgid,
                                                                 void *data),
                                       void *data);
+/* Writes the lesson's passes (`## choices`: optimize, remat_auto, remat,
+ * n_remat; off when it sets none) and its direction (when it sets one)
+ * into choices, strings borrowed; the rest stays the caller's.  Compile
+ * the student's program with them: grading checks it was. */
+void           tp_lesson_choices     (const TpLesson *lesson,
+                                      TpChoices *choices);
 /* The lesson as JSON (docs/lessons.md), or {"error": {...}} for a
  * refused one; NULL when memory runs out.  Free with tp_string_free. */
 char          *tp_lesson_to_json     (const TpLesson *lesson);
@@ -977,9 +985,10 @@ void           tp_lesson_free        (TpLesson *lesson);
 /* {==== grading a lesson ====}
  *
  * Grading reads the session the front end compiled (the student's
- * program, with its choices): each goal asks only for the readings it
- * needs, which the session keeps, so grading after every edit costs no
- * compile.  A training goal trains (bounded by TP_TRAIN_WORK); the check
+ * program, with the lesson's choices, tp_lesson_choices, and the
+ * student's target and observed names): each goal asks only for the
+ * readings it needs, which the session keeps, so grading after every
+ * edit costs no compile.  A training goal trains (bounded by TP_TRAIN_WORK); the check
  * goal runs the gradient check, which the session's interrupt can stop. */
 typedef enum
 {

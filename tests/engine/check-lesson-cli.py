@@ -130,8 +130,8 @@ def main():
         rc, out, err = run(topos, "--lesson", bad)
         check("a refused lesson: exit 2, LESSON:LINE:COL", rc == 2 and out == ""
               and err == "%s:27:4: error: no section is called `goal`: the "
-                         "sections are text, start, solution, hints and "
-                         "goals\n" % bad, err)
+                         "sections are text, start, solution, hints, choices "
+                         "and goals\n" % bad, err)
         for args, what in [(["--lesson"], "missing value after --lesson"),
                            (["--lesson", lesson, "--answer", "x"],
                             "--answer takes a choice's number"),
@@ -172,7 +172,7 @@ def main():
 
     # The course: each start fails a goal, each solution meets them all.
     lessons = sorted((root / "resources" / "lessons").glob("*.lesson"))
-    check("the course has its eight lessons", len(lessons) >= 8)
+    check("the course has its twelve lessons", len(lessons) >= 12)
     for path in lessons:
         rc, out, err = run(topos, "--lesson", str(path))
         check("%s: the start fails a goal" % path.name,
@@ -180,6 +180,22 @@ def main():
         rc, out, err = run(topos, "--lesson", str(path), "--solution")
         check("%s: the solution meets every goal" % path.name,
               rc == 0 and "[not met]" not in out and err == "", out + err)
+
+    # A lesson's choices are the compile's: lesson 12 grades its programs
+    # with --remat auto, and says so in its JSON.
+    remat = root / "resources" / "lessons" / "12-remat.lesson"
+    rc, out, err = run(topos, "--lesson", str(remat), "--solution", "--json")
+    try:
+        doc = json.loads(out)
+        ok = (rc == 0 and doc["lesson"]["choices"] == {
+                  "optimize": False, "remat": "auto", "direction": None}
+              and doc["grade"]["all_met"]
+              and doc["grade"]["goals"][0]["found"].startswith(
+                  "auto recomputes "))
+    except (ValueError, KeyError, IndexError) as e:
+        ok = False
+        err += str(e)
+    check("--lesson compiles with the lesson's choices", ok, out + err)
 
     # The template: every message once, each with where it comes from.
     rc, out, err = run(topos, "--lesson-pot", *map(str, lessons))

@@ -19,9 +19,9 @@ test_structure_refused (void)
   refused ("# \n", "1:1: a lesson starts with its title: `# TITLE`");
   refused ("# T\ntext\n", "2:1: after the title come the sections, each "
            "starting with a line `## text`, `## start`, `## solution`, "
-           "`## hints` or `## goals`");
+           "`## hints`, `## choices` or `## goals`");
   refused ("# T\n## txt\n", "2:4: no section is called `txt`: the sections "
-           "are text, start, solution, hints and goals");
+           "are text, start, solution, hints, choices and goals");
   refused ("# T\n## text\nA.\n## text\nB.\n",
            "4:1: a second `## text` section: each section comes once");
   refused ("# T\n## text\nA.\n## goals\nreads\n",
@@ -122,7 +122,8 @@ test_goals_refused (void)
                  "`derivative uses`, `program uses`, `program records`, "
                  "`check agrees`, `finite`, `nonfinite at`, `trains below`, "
                  "`peak`, `question:`, `optimized removes`, "
-                 "`fusion kernels` and `forward agrees`");
+                 "`fusion kernels`, `forward agrees`, `fusion bytes`, "
+                 "`forward cheaper`, `reverse cheaper` and `remat saves`");
   {
     char *got;
     char *l = lesson_with ("Some text.", "plan keep loss");
@@ -177,19 +178,33 @@ test_goals_refused (void)
                  "is the question itself: `question: TEXT`");
   refused_goals ("question: Which?\n  about: nowhere", "24:10: expected a "
                  "reading: spec, derivative, plan, stablehlo, values, dot, "
-                 "summary, check, explain or memory");
+                 "summary, check, explain, memory, optimized, fusion, "
+                 "forward or jax");
   refused_goals ("question:", "23:10: a question is written `question: TEXT`");
   refused_goals ("reads\tnow", "23:6: a tab: indent and separate with spaces "
                  "(tabs are kept only in code blocks and programs)");
-  /* The rows whose readings have not landed yet. */
-  refused_goals ("optimized removes 3", "23:1: the goal `optimized removes` "
-                 "reads the optimized reading, which this engine does not "
-                 "have yet");
-  refused_goals ("fusion kernels at most 2", "23:1: the goal `fusion kernels` "
-                 "reads the fusion reading, which this engine does not have "
-                 "yet");
-  refused_goals ("forward agrees", "23:1: the goal `forward agrees` reads the "
-                 "forward reading, which this engine does not have yet");
+  /* The passes' goals. */
+  refused_goals ("optimized removes many", "23:19: expected a whole number, "
+                 "found `many`");
+  refused_goals ("fusion kernels at least", "23:24: expected a whole number, "
+                 "found the end of the line");
+  refused_goals ("fusion bytes 1e3", "23:14: expected a whole number, found "
+                 "`1e3`");
+  refused_goals ("forward agrees now", "23:16: unexpected `now` after the "
+                 "goal");
+  refused_goals ("forward faster", "23:1: no goal is written `forward "
+                 "faster`; the goals are written `reads`, `value`, `shape`, "
+                 "`plan keeps`, `plan frees`, `plan skips`, `derivative "
+                 "appends`, `derivative uses`, `program uses`, `program "
+                 "records`, `check agrees`, `finite`, `nonfinite at`, `trains "
+                 "below`, `peak`, `question:`, `optimized removes`, `fusion "
+                 "kernels`, `forward agrees`, `fusion bytes`, `forward "
+                 "cheaper`, `reverse cheaper` and `remat saves`");
+  refused_goals ("reverse cheaper 2", "23:17: unexpected `2` after the goal");
+  /* A goal on a rematerialisation needs one among the choices. */
+  refused_goals ("reads\nremat saves at least 1", "24:1: the goal `remat "
+                 "saves` grades a rematerialisation: ask for one in the "
+                 "`## choices` section, `--remat auto` or `--remat NAME`");
   {
     char *got;
     char *l = lesson_with ("Some text.", "derivative uses Foo");
@@ -200,6 +215,100 @@ test_goals_refused (void)
     g_free (got);
     g_free (l);
   }
+}
+
+/* A `## choices` section's refusals, at the character they are about
+ * (its first choice is on line 27 of lesson_with_choices' lessons). */
+static void
+refused_choices (const char *choices, const char *expect)
+{
+  char *l = lesson_with_choices ("reads", choices);
+
+  refused (l, expect);
+  g_free (l);
+}
+
+static void
+test_choices_refused (void)
+{
+  refused_choices ("--optimise", "27:1: no choice is written `--optimise`; "
+                   "the choices are `--optimize`, `--remat auto`, `--remat "
+                   "NAME, ...` and `--direction NAME` (or `NAME[i, j]`), one "
+                   "a line");
+  refused_choices ("optimize", "27:1: no choice is written `optimize`; the "
+                   "choices are `--optimize`, `--remat auto`, `--remat NAME, "
+                   "...` and `--direction NAME` (or `NAME[i, j]`), one a line");
+  refused_choices ("--target loss", "27:1: `--target` is the student's "
+                   "choice, not the lesson's: a lesson sets `--optimize`, "
+                   "`--remat` and `--direction`");
+  refused_choices ("--observe error", "27:1: `--observe` is the student's "
+                   "choice, not the lesson's: a lesson sets `--optimize`, "
+                   "`--remat` and `--direction`");
+  refused_choices ("--exact", "27:1: `--exact` is the student's choice, not "
+                   "the lesson's: a lesson sets `--optimize`, `--remat` and "
+                   "`--direction`");
+  refused_choices ("--optimize\n--optimize", "28:1: a second `--optimize`: "
+                   "each choice comes once");
+  refused_choices ("--remat auto\n--remat h1", "28:1: a second `--remat`: "
+                   "each choice comes once");
+  refused_choices ("--optimize now", "27:12: unexpected `now` after the "
+                   "choice");
+  refused_choices ("  --optimize", "27:3: a choice is written at the margin, "
+                   "one a line");
+  refused_choices ("--optimize\t", "27:11: a tab: indent and separate with "
+                   "spaces (tabs are kept only in code blocks and programs)");
+  refused_choices ("--remat", "27:8: expected `auto` or a statement's name "
+                   "after `--remat`, found the end of the line");
+  refused_choices ("--remat 1h", "27:9: expected `auto` or a statement's "
+                   "name after `--remat`, found `1h`");
+  refused_choices ("--remat h1,", "27:12: expected a statement's name after "
+                   "the `,`, found the end of the line");
+  refused_choices ("--remat h1, , h2", "27:13: expected a statement's name "
+                   "after the `,`, found `,`");
+  refused_choices ("--remat h1 h2", "27:12: unexpected `h2` after the choice");
+  refused_choices ("--remat h1, h1", "27:13: `--remat` names `h1` twice");
+  refused_choices ("--remat auto, h1", "27:13: `--remat auto` stands alone: "
+                   "auto picks the statements itself");
+  refused_choices ("--remat h1, auto", "27:13: `--remat auto` stands alone: "
+                   "auto picks the statements itself");
+  refused_choices ("--remat auto h1", "27:14: unexpected `h1` after the "
+                   "choice");
+  refused_choices ("--remat a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q",
+                   "27:41: `--remat` names at most 16 statements");
+  refused_choices ("--direction", "27:12: expected a parameter's name after "
+                   "`--direction`, found the end of the line");
+  refused_choices ("--direction w[1, x]", "27:18: expected an index, a whole "
+                   "number of at most 10 digits, found `x`");
+  refused_choices ("--direction w[1 2]", "27:17: expected `,` or `]` after "
+                   "the index, found `2`");
+  refused_choices ("--direction w[1", "27:16: expected `,` or `]` after the "
+                   "index, found the end of the line");
+  refused_choices ("--direction w[12345678901]", "27:15: expected an index, "
+                   "a whole number of at most 10 digits, found `12345678901`");
+  refused_choices ("--direction w[0]x", "27:17: unexpected `x` after the "
+                   "choice");
+  refused_choices ("--direction w [0]", "27:15: unexpected `[0]` after the "
+                   "choice");
+  refused_choices ("--direction w[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]",
+                   "27:47: an element has at most 16 indices");
+  refused_choices ("", "25:1: the `## choices` section has no choice: write "
+                   "one a line, such as `--optimize`");
+  /* What reads: spaces around commas, blank lines, NAME[] */
+  {
+    char *text = lesson_with_choices ("reads", "--remat h1 ,h2,h3\n\n"
+                                      "--direction w[]");
+    TpLesson *l = good_lesson (text);
+    TpChoices c = { 0 };
+    tp_lesson_choices (l, &c);
+    g_assert_cmpuint (c.n_remat, ==, 3);
+    g_assert_cmpstr (c.remat[2], ==, "h3");
+    g_assert_cmpstr (c.direction, ==, "w[]");
+    tp_lesson_free (l);
+    g_free (text);
+  }
+  /* A second section, and the section named in the sections' list. */
+  refused ("# T\n## choices\n--optimize\n## choices\n--optimize\n",
+           "4:1: a second `## choices` section: each section comes once");
 }
 
 static void
@@ -589,6 +698,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/lessons/refused/structure", test_structure_refused);
   g_test_add_func ("/topos/lessons/refused/text", test_text_refused);
   g_test_add_func ("/topos/lessons/refused/goals", test_goals_refused);
+  g_test_add_func ("/topos/lessons/refused/choices", test_choices_refused);
   g_test_add_func ("/topos/lessons/refused/characters", test_characters_refused);
   g_test_add_func ("/topos/lessons/spans", test_spans);
   g_test_add_func ("/topos/lessons/hostile/markup", test_hostile);

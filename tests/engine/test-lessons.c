@@ -16,8 +16,10 @@ met_goals (const TpLesson *l, const char *program, size_t len,
   TpSession *s = tp_session_new ();
   TpGrade *g;
   size_t met;
+  TpChoices choices = { 0 };
 
-  tp_session_compile (s, program, len, NULL);
+  tp_lesson_choices (l, &choices);
+  tp_session_compile (s, program, len, &choices);
   g = tp_lesson_grade (l, s, answers, n_answers, 0);
   g_assert_nonnull (g);
   met = tp_grade_met (g);
@@ -50,8 +52,8 @@ test_course (void)
       g_ptr_array_add (names, g_strdup (name));
   g_dir_close (d);
   g_ptr_array_sort (names, compare_names);
-  /* 1 to 8 of the course, numbered in their names, in order */
-  g_assert_cmpuint (names->len, >=, 8);
+  /* 1 to 12 of the course, numbered in their names, in order */
+  g_assert_cmpuint (names->len, >=, 12);
   for (guint k = 0; k < names->len; k++)
     {
       const char *n = g_ptr_array_index (names, k);
@@ -81,6 +83,33 @@ test_course (void)
       tp_session_free (s);
       s = tp_test_compile (start, NULL, NULL, TP_STATUS_OK);
       tp_session_free (s);
+      /* A lesson with choices grades only programs compiled with them:
+       * its solution compiled without them meets no goal about it. */
+      {
+        TpChoices mine = { 0 }, none = { 0 };
+        tp_lesson_choices (l, &mine);
+        if (mine.optimize || mine.remat_auto || mine.n_remat > 0
+            || mine.direction != NULL)
+          {
+            TpGrade *g;
+            const TpLessonGoal *gs = tp_lesson_goals (l, &n_goals);
+            s = tp_session_new ();
+            tp_session_compile (s, solution, solution_len, &none);
+            g = tp_lesson_grade (l, s, NULL, 0, 0);
+            for (size_t j = 0; j < n_goals; j++)
+              {
+                TpGoalResult r;
+                g_assert_true (tp_grade_goal (g, j, &r));
+                if (gs[j].kind == TP_GOAL_QUESTION || gs[j].kind == TP_GOAL_READS)
+                  continue;
+                g_assert_cmpint (r.state, ==, TP_GOAL_UNMET);
+                g_assert_true (g_str_has_prefix (r.found, "the lesson grades "
+                                                 "its programs compiled with "));
+              }
+            tp_grade_free (g);
+            tp_session_free (s);
+          }
+      }
       /* The start fails a goal, even with every question answered right:
        * the student has a program to change.  The solution with its
        * right answers meets every goal. */
@@ -579,6 +608,7 @@ test_json (void)
     "\"text\",\"text\":\"j\"}]},\"line\":9}]],\"line\":9},"
     "{\"kind\":\"code\",\"info\":\"tape\",\"code\":\"x\\n\",\"line\":11}],"
     "\"start\":\"w = parameter 0.0\\n\",\"solution\":\"w = parameter 1.0\\n\","
+    "\"choices\":{\"optimize\":false,\"remat\":null,\"direction\":null},"
     "\"hints\":[{\"line\":29,\"source\":\"h\",\"spans\":[{\"kind\":\"text\","
     "\"text\":\"h\"}]}],"
     "\"goals\":[{\"kind\":\"value\",\"line\":33,\"written\":\"value w = 1\","
@@ -605,7 +635,7 @@ test_json (void)
     TP_AUTO_STRING *err = tp_lesson_to_json (bad);
     g_assert_cmpstr (err, ==, "{\"error\":{\"line\":2,\"column\":4,"
                      "\"message\":\"no section is called `nope`: the sections "
-                     "are text, start, solution, hints and goals\"}}\n");
+                     "are text, start, solution, hints, choices and goals\"}}\n");
     tp_lesson_free (bad);
   }
 }

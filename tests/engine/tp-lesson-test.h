@@ -92,7 +92,20 @@ refused_goals (const char *goals, const char *expect)
 #define TEXT_LINE 5
 #define GOALS_LINE 23
 
-/* Each goal's result as "met|unmet|ungraded: found", a line each. */
+/* The same with a `## choices` section after the goals (so the goals
+ * start at GOALS_LINE still). */
+static inline char *
+lesson_with_choices (const char *goals, const char *choices)
+{
+  return g_strdup_printf ("# A lesson\n\n## text\n\nSome text.\n\n## start\n\n"
+                          "```\nw = parameter 0.0\nloss = w * w\n```\n\n"
+                          "## solution\n\n```\nw = parameter 1.0\n"
+                          "loss = w * w\n```\n\n## goals\n\n%s\n\n"
+                          "## choices\n\n%s\n", goals, choices);
+}
+
+/* Each goal's result as "met|unmet|ungraded: found", a line each, for
+ * program compiled with the lesson's choices (as a front end does). */
 static inline char *
 graded (const char *lesson_text, const char *program, const int32_t *answers,
         size_t n_answers, uint32_t flags)
@@ -102,8 +115,10 @@ graded (const char *lesson_text, const char *program, const int32_t *answers,
   TpGrade *g;
   GString *out = g_string_new (NULL);
   static const char *const states[] = { "met", "unmet", "ungraded" };
+  TpChoices choices = { 0 };
 
-  tp_session_compile (s, program, strlen (program), NULL);
+  tp_lesson_choices (l, &choices);
+  tp_session_compile (s, program, strlen (program), &choices);
   g = tp_lesson_grade (l, s, answers, n_answers, flags);
   g_assert_nonnull (g);
   g_assert_cmpuint (tp_grade_n_goals (g), >, 0);
@@ -128,6 +143,21 @@ grades (const char *goals, const char *program, const char *expect)
   char *l = lesson_with ("Some text.", goals);
   char *got = graded (l, program, NULL, 0, 0);
 
+  g_assert_cmpstr (got, ==, expect);
+  g_free (got);
+  g_free (l);
+}
+
+/* The same for a lesson with choices. */
+static inline void
+grades_with (const char *choices, const char *goals, const char *program,
+             const char *expect)
+{
+  char *l = lesson_with_choices (goals, choices);
+  char *got = graded (l, program, NULL, 0, 0);
+
+  if (strcmp (got, expect) != 0)
+    g_printerr ("choices %s, goals:\n%s\ngot:\n%s", choices, goals, got);
   g_assert_cmpstr (got, ==, expect);
   g_free (got);
   g_free (l);

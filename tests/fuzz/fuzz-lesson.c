@@ -10,6 +10,7 @@
  *                  markup and breaks other)
  *           bit 2  compile the lesson's starting program (bit 3: its
  *                  solution) and grade it, trainings left ungraded
+ *           bit 4  compile it without the lesson's choices
  *   byte 1  seeds the picks
  *
  * Properties, for any input: nothing crashes; a refusal has a line and a
@@ -18,7 +19,9 @@
  * span is valid UTF-8 without control characters and every link's
  * address is http(s) of the allowed characters; the JSON parses; a
  * translation keeps all of that; a grade has a result per goal whose
- * found text is clean; every block allocated is freed; and a failed
+ * found text is clean, and a program compiled with other choices than
+ * the lesson's meets no goal about it (and one compiled with them is
+ * never told so); every block allocated is freed; and a failed
  * allocation gives NULL (or -1 from a translation), never anything
  * half made.  A violation aborts. */
 #include "tp-fuzz.h"
@@ -36,6 +39,7 @@ const uint8_t tp_fuzz_seed_headers[][TP_FUZZ_HEADER] = {
   { 0x02, 0x00 },       /* translate */
   { 0x04, 0x05 },       /* grade the start */
   { 0x0e, 0x01 },       /* translate, grade the solution */
+  { 0x14, 0x03 },       /* grade the start without the lesson's choices */
   { 0x01, 0x07 },       /* fail allocation 7 */
   { 0x05, 0x40 },       /* grade, fail allocation 64 */
 };
@@ -423,8 +427,14 @@ line_chars (const char *text, size_t len, size_t line)
   return chars;
 }
 
+static bool
+has_choices (const TpChoices *c)
+{
+  return c->optimize || c->remat_auto || c->n_remat > 0 || c->direction != NULL;
+}
+
 static void
-grade (const TpLesson *l, bool solution, uint32_t *state)
+grade (const TpLesson *l, bool solution, bool plain, uint32_t *state)
 {
   size_t len, n_goals;
   const char *program = solution ? tp_lesson_solution (l, &len)
@@ -434,12 +444,16 @@ grade (const TpLesson *l, bool solution, uint32_t *state)
   int32_t answers[TP_LESSON_MAX_GOALS];
   size_t n_answers = next_pick (state) % (TP_LESSON_MAX_GOALS + 1);
   TpGrade *g;
+  TpChoices choices = { 0 };
+  const char *other = "the lesson grades its programs compiled with ";
 
   if (s == NULL)
     return;
   for (size_t k = 0; k < n_answers; k++)
     answers[k] = (int32_t) (next_pick (state) % 11) - 2;
-  tp_session_compile (s, program, len, NULL);
+  if (!plain)
+    tp_lesson_choices (l, &choices);
+  tp_session_compile (s, program, len, &choices);
   g = tp_lesson_grade (l, s, answers, n_answers, TP_GRADE_NO_TRAINING);
   if (g != NULL)
     {
@@ -456,6 +470,18 @@ grade (const TpLesson *l, bool solution, uint32_t *state)
                                     && r.hint == goals[k].hint));
           CHECK (strlen (r.found) == r.found_length);
           CHECK (clean (r.found, r.found_length, false));
+          /* compiled with the lesson's choices, never told otherwise;
+           * without them, nothing about the program is met */
+          if (!plain)
+            CHECK (strncmp (r.found, other, strlen (other)) != 0);
+          else
+            {
+              TpChoices mine = { 0 };
+              tp_lesson_choices (l, &mine);
+              CHECK (!has_choices (&mine) || goals[k].kind == TP_GOAL_READS
+                     || goals[k].kind == TP_GOAL_QUESTION
+                     || r.state == TP_GOAL_UNMET);
+            }
           /* trainings are left ungraded, but on a program that does
            * not read, where every goal on the program is unmet */
           CHECK (goals[k].kind != TP_GOAL_TRAINS
@@ -563,7 +589,7 @@ tp_fuzz_one (const uint8_t *data, size_t size)
             check_text (tp_lesson_message (l, k));
         }
       if (flags & 4)
-        grade (l, (flags & 8) != 0, &state);
+        grade (l, (flags & 8) != 0, (flags & 16) != 0, &state);
     }
   {
     long before = mem.failures;
