@@ -50,7 +50,15 @@
  *   format), and for the last training tp_wasm_train_at (k) (the
  *   parameters after k steps), tp_wasm_train_apply (k) (the program with
  *   them written in; "" and tp_wasm_train_why () when it cannot be) and
- *   tp_wasm_train_text (4) (the sentence that heads it). */
+ *   tp_wasm_train_text (4) (the sentence that heads it).
+ *
+ *   Lessons (docs/lessons.md): tp_wasm_lesson_open (text, length) reads a
+ *   lesson (1 read, 0 refused, -1 out of memory) and tp_wasm_lesson_json
+ *   () / _length () give it as the engine's JSON (its "choices" are what
+ *   the student's program is read with); tp_wasm_lesson_grade (answers,
+ *   n_answers, flags) grades the last tp_wasm_read against it (answers:
+ *   n int32 choices, -1 for none; flags: TP_GRADE_NO_TRAINING) and gives
+ *   the grade's JSON, tp_wasm_lesson_grade_length () its length. */
 #include <emscripten/emscripten.h>
 
 #include <stdint.h>
@@ -96,6 +104,14 @@ const char *tp_wasm_short_number (double     value);
 const char *tp_wasm_train_at    (unsigned    k);
 const char *tp_wasm_train_apply (unsigned    k);
 const char *tp_wasm_train_why   (void);
+int         tp_wasm_lesson_open (const char *text,
+                                 size_t      length);
+const char *tp_wasm_lesson_json (void);
+size_t      tp_wasm_lesson_json_length (void);
+const char *tp_wasm_lesson_grade (const int32_t *answers,
+                                  size_t         n_answers,
+                                  unsigned       flags);
+size_t      tp_wasm_lesson_grade_length (void);
 
 static TpSession *session;
 static char *json;
@@ -112,6 +128,9 @@ static uint8_t *states;         /* tp_wasm_node_states' last answer */
 static size_t states_length;
 static char *applied;           /* tp_wasm_train_apply's last answer */
 static const char *apply_why;
+static TpLesson *lesson;        /* the lesson open */
+static char *lesson_json;
+static char *grade_json;        /* tp_wasm_lesson_grade's last answer */
 
 /* The JSON for a session that could not be made or serialised: the same
  * shape a refused program has, so the page needs no special case. */
@@ -485,4 +504,57 @@ tp_wasm_line_role_name (int role)
 {
   const char *name = role >= 0 ? tp_line_role_name ((TpLineRole) role) : NULL;
   return name != NULL ? name : "";
+}
+
+/* Reads the lesson of text (length bytes) in place of the one open. */
+EMSCRIPTEN_KEEPALIVE int
+tp_wasm_lesson_open (const char *text, size_t length)
+{
+  tp_lesson_free (lesson);
+  tp_string_free (lesson_json);
+  lesson_json = NULL;
+  lesson = tp_lesson_parse (text, length);
+  if (lesson == NULL)
+    return -1;
+  lesson_json = tp_lesson_to_json (lesson);
+  if (lesson_json == NULL)
+    return -1;
+  return tp_lesson_error (lesson) == NULL ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_lesson_json (void)
+{
+  return lesson_json != NULL ? lesson_json : "";
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_lesson_json_length (void)
+{
+  return strlen (tp_wasm_lesson_json ());
+}
+
+/* Grades the last read against the lesson open; its JSON, or "" when
+ * there is no lesson or memory runs out. */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_lesson_grade (const int32_t *answers, size_t n_answers,
+                      unsigned flags)
+{
+  TpGrade *grade;
+
+  tp_string_free (grade_json);
+  grade_json = NULL;
+  if (lesson == NULL || session == NULL)
+    return "";
+  grade = tp_lesson_grade (lesson, session, answers, n_answers, flags);
+  if (grade != NULL)
+    grade_json = tp_grade_to_json (grade);
+  tp_grade_free (grade);
+  return grade_json != NULL ? grade_json : "";
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_lesson_grade_length (void)
+{
+  return grade_json != NULL ? strlen (grade_json) : 0;
 }
