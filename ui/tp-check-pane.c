@@ -1,13 +1,14 @@
 /* tp-check-pane.c: the Check pane (see tp-check-pane.h).  Everything it
  * shows is the engine's: the outcome and the verdict sentence
  * (tp_session_check_summary) and the check reading, as the document's
- * readings carry them. */
+ * readings carry them once the check has run in the background. */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "tp-check-pane.h"
 #include "tp-document.h"
+#include "tp-text-util.h"
 
 struct _TpCheckPane
 {
@@ -38,7 +39,8 @@ tp_check_pane_update (TpCheckPane *self)
     [TP_OUTCOME_NONFINITE] = "dialog-error-symbolic",
     [TP_OUTCOME_UNCHECKED] = "dialog-question-symbolic",
   };
-  TpCheckOutcome outcome = r != NULL ? r->check.outcome : TP_OUTCOME_UNCHECKED;
+  const TpChecked *c = r != NULL ? r->checked : NULL;
+  TpCheckOutcome outcome = c != NULL ? c->summary.outcome : TP_OUTCOME_UNCHECKED;
 
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (self->verdict_line, classes[i]);
@@ -46,16 +48,19 @@ tp_check_pane_update (TpCheckPane *self)
   gtk_image_set_from_icon_name (self->verdict_icon, icons[MIN ((guint) outcome, 3u)]);
   if (r == NULL)
     gtk_label_set_label (self->verdict, _("No check: the program does not read yet"));
-  else if (r->check_verdict != NULL && r->check_verdict[0] != '\0')
-    gtk_label_set_label (self->verdict, r->check_verdict);
+  else if (c == NULL)
+    /* made after the readings, in the background */
+    gtk_label_set_label (self->verdict, _("Checking…"));
+  else if (c->verdict != NULL && c->verdict[0] != '\0')
+    gtk_label_set_label (self->verdict, c->verdict);
   else
     gtk_label_set_label (self->verdict, _("nothing was checked"));
-  if (r != NULL && r->check.nonfinite)
+  if (c != NULL && c->summary.nonfinite)
     {
       /* Translators: the check pane's button that selects the node where
        * the first NaN or infinity is born; %u is its node */
       g_autofree char *text = g_strdup_printf (_("non-finite value born in node %u: select it"),
-                                               r->check.nonfinite_node);
+                                               c->summary.nonfinite_node);
 
       gtk_button_set_label (self->nonfinite, text);
       gtk_widget_set_visible (GTK_WIDGET (self->nonfinite), TRUE);
@@ -71,8 +76,8 @@ tp_check_pane_nonfinite_cb (TpCheckPane *self)
 {
   TpReadings *r = self->document != NULL ? tp_document_get_readings (self->document) : NULL;
 
-  if (r != NULL && r->check.nonfinite)
-    tp_document_set_selected_node (self->document, (int) r->check.nonfinite_node);
+  if (r != NULL && r->checked != NULL && r->checked->summary.nonfinite)
+    tp_document_set_selected_node (self->document, (int) r->checked->summary.nonfinite_node);
 }
 
 void
@@ -85,8 +90,12 @@ tp_check_pane_set_document (TpCheckPane *self,
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_set_object (&self->document, document);
   if (document != NULL)
-    g_signal_connect_object (document, "notify::readings",
-                             G_CALLBACK (tp_check_pane_update), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (document, "notify::readings",
+                               G_CALLBACK (tp_check_pane_update), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::teaching",
+                               G_CALLBACK (tp_check_pane_update), self, G_CONNECT_SWAPPED);
+    }
   tp_check_pane_update (self);
 }
 
@@ -158,5 +167,6 @@ static void
 tp_check_pane_init (TpCheckPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tp_text_view_allocate_on_change (self->view, gtk_text_view_get_buffer (self->view), TRUE);
   tp_check_pane_update (self);
 }

@@ -32,6 +32,7 @@ struct _TpDocument
   int applied;                  /* the generation of the last result */
   guint text_serial;            /* bumped by every text change */
   guint readings_serial;        /* the text_serial the readings are of */
+  int readings_generation;      /* the generation the readings are of */
   guint asked_serial;           /* the text_serial of the newest read asked */
   guint recompute_source;
   guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */

@@ -27,6 +27,7 @@ enum {
   PROP_0,
   PROP_BUFFER,
   PROP_READINGS,
+  PROP_TEACHING,
   PROP_STALE,
   PROP_BUSY,
   PROP_DIAGNOSTIC,
@@ -107,6 +108,7 @@ tp_document_apply_read (TpDocument *self,
       g_clear_pointer (&self->readings, tp_readings_unref);
       self->readings = g_steal_pointer (&read->readings);
       self->readings_serial = text_serial;
+      self->readings_generation = generation;
       tp_document_set_diagnostic (self, 0, 0, NULL);
       tp_document_set_stale (self, FALSE);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READINGS]);
@@ -131,6 +133,37 @@ tp_document_read_done_cb (GObject *owner,
 
   if (generation == self->generation)
     tp_document_apply_read (self, generation, self->asked_serial, read);
+}
+
+/* The teaching results of a read (tp-teaching.h), after its readings:
+ * attached to them while they are the newest. */
+static void
+tp_document_attach_teaching (TpDocument *self,
+                             int         generation,
+                             TpTeaching *teaching,
+                             TpChecked  *checked)
+{
+  if (generation != self->generation || self->readings == NULL
+      || self->readings_generation != generation || (teaching == NULL && checked == NULL))
+    {
+      tp_teaching_free (teaching);
+      tp_checked_free (checked);
+      return;
+    }
+  if (teaching != NULL)
+    tp_readings_attach_teaching (self->readings, teaching);
+  if (checked != NULL)
+    tp_readings_attach_check (self->readings, checked);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEACHING]);
+}
+
+static void
+tp_document_teach_cb (GObject    *owner,
+                      int         generation,
+                      TpTeaching *teaching,
+                      TpChecked  *checked)
+{
+  tp_document_attach_teaching (TP_DOCUMENT (owner), generation, teaching, checked);
 }
 
 /* What to read now: the text and the choices. */
@@ -195,6 +228,14 @@ tp_document_recompute_now (TpDocument *self)
   tp_document_new_read (self, &read);
   tp_read_run (&read, self->session);
   tp_document_apply_read (self, self->generation, self->text_serial, &read);
+  if (read.status == TP_STATUS_OK)
+    {
+      TpTeaching *teaching = NULL;
+      TpChecked *checked = NULL;
+
+      tp_read_teach (self->session, &teaching, &checked);
+      tp_document_attach_teaching (self, self->generation, teaching, checked);
+    }
   tp_read_clear (&read);
 }
 
@@ -461,6 +502,9 @@ tp_document_get_property (GObject    *object,
     case PROP_READINGS:
       g_value_set_boxed (value, self->readings);
       break;
+    case PROP_TEACHING:
+      g_value_set_boolean (value, tp_document_get_teaching (self));
+      break;
     case PROP_STALE:
       g_value_set_boolean (value, self->stale);
       break;
@@ -542,6 +586,9 @@ tp_document_class_init (TpDocumentClass *klass)
     g_param_spec_object ("buffer", NULL, NULL, GTK_SOURCE_TYPE_BUFFER, ro);
   properties[PROP_READINGS] =
     g_param_spec_boxed ("readings", NULL, NULL, TP_TYPE_READINGS, ro);
+  /* notified when the readings' teaching results come (tp-teaching.h) */
+  properties[PROP_TEACHING] =
+    g_param_spec_boolean ("teaching", NULL, NULL, FALSE, ro);
   properties[PROP_STALE] =
     g_param_spec_boolean ("stale", NULL, NULL, FALSE, ro);
   properties[PROP_BUSY] =
@@ -576,7 +623,7 @@ tp_document_init (TpDocument *self)
   self->recompute_delay = TP_RECOMPUTE_DELAY_MS;
   self->buffer = gtk_source_buffer_new_with_language (tape);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
-  self->reader = tp_reader_new (G_OBJECT (self), tp_document_read_done_cb);
+  self->reader = tp_reader_new (G_OBJECT (self), tp_document_read_done_cb, tp_document_teach_cb);
 
   /* after the buffer's own handler, which marks it modified */
   g_signal_connect_object (self->buffer, "changed",
@@ -650,6 +697,29 @@ tp_document_get_readings (TpDocument *self)
   g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
 
   return self->readings;
+}
+
+/* Whether the readings have their teaching results (all but the check,
+ * which may come after or not at all: tp_readings_get_text of the check
+ * is "" until then). */
+gboolean
+tp_document_get_teaching (TpDocument *self)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), FALSE);
+
+  return self->readings != NULL && self->readings->teaching != NULL;
+}
+
+/* Whether the current readings still wait for a teaching result (the
+ * check last): none is waited for the last good readings of a refused
+ * program. */
+gboolean
+tp_document_get_teaching_pending (TpDocument *self)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), FALSE);
+
+  return self->readings != NULL && !self->stale
+         && (self->readings->teaching == NULL || self->readings->checked == NULL);
 }
 
 gboolean

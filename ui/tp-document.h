@@ -20,10 +20,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TpDocument, tp_document, TP, DOCUMENT, GObject)
 
-/* The debounce between the last keystroke and the recompute.  A
- * restarting (trailing) debounce: while someone types without pausing,
- * no reading is made for a state they have already left. */
-#define TP_RECOMPUTE_DELAY_MS 120
+/* The debounce between the last keystroke and the recompute, the
+ * engine's (tp_defaults, the page's too).  A restarting (trailing)
+ * debounce: while someone types without pausing, no reading is made for
+ * a state they have already left. */
+#define TP_RECOMPUTE_DELAY_MS (tp_defaults ()->debounce_ms)
 
 TpDocument      *tp_document_new                      (void);
 GtkSourceBuffer *tp_document_get_buffer               (TpDocument  *self);
@@ -31,6 +32,8 @@ char            *tp_document_dup_text                 (TpDocument  *self);
 void             tp_document_set_text                 (TpDocument  *self,
                                                        const char  *text);
 TpReadings      *tp_document_get_readings             (TpDocument  *self);
+gboolean         tp_document_get_teaching             (TpDocument  *self);
+gboolean         tp_document_get_teaching_pending     (TpDocument  *self);
 gboolean         tp_document_get_stale                (TpDocument  *self);
 gboolean         tp_document_get_busy                 (TpDocument  *self);
 const char      *tp_document_get_diagnostic           (TpDocument  *self);

@@ -256,6 +256,7 @@ tp_editor_set_document (TpEditor   *self,
     {
       g_signal_handlers_disconnect_by_data (self->document, self);
       g_signal_handlers_disconnect_by_data (tp_document_get_buffer (self->document), self);
+      g_signal_handlers_disconnect_by_data (tp_document_get_buffer (self->document), self->view);
     }
   g_set_object (&self->document, document);
   if (document != NULL)
@@ -263,6 +264,7 @@ tp_editor_set_document (TpEditor   *self,
       GtkSourceBuffer *buffer = tp_document_get_buffer (document);
 
       gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->view), GTK_TEXT_BUFFER (buffer));
+      tp_text_view_allocate_on_change (GTK_TEXT_VIEW (self->view), GTK_TEXT_BUFFER (buffer), FALSE);
       g_signal_connect_object (document, "notify::diagnostic",
                                G_CALLBACK (tp_editor_update_diagnostic), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::readings",
@@ -490,7 +492,13 @@ tp_editor_query_tooltip_cb (TpEditor   *self,
       if (!gtk_text_view_get_iter_at_location (view, &iter, bx, by))
         return FALSE;
     }
-  help = tp_editor_dup_help_at (self, &iter);
+  /* on the refused characters, the engine's whole diagnostic (its hint
+   * of what to write included: it can be long, the tooltip wraps it) */
+  if (self->document != NULL && tp_document_get_diagnostic (self->document) != NULL
+      && gtk_text_iter_has_tag (&iter, tp_editor_ensure_tag (gtk_text_view_get_buffer (view), "tp-error")))
+    help = g_strdup (tp_document_get_diagnostic (self->document));
+  else
+    help = tp_editor_dup_help_at (self, &iter);
   if (help == NULL)
     return FALSE;
   gtk_text_view_get_iter_location (view, &iter, &area);

@@ -6,16 +6,20 @@
  * so no multi-megabyte line reaches the main thread's text views.  The
  * reading map's byte offsets refer to the full line: tp_fold_to_shown
  * and tp_fold_to_full translate.  Pure functions on text: no GTK, no
- * engine (tests/ui/test-fold.c runs them without a display). */
+ * engine session (tests/ui/test-fold.c runs them without a display); the
+ * limit, head and tail are the engine's defaults. */
 #pragma once
 
 #include <glib.h>
 
+#include "tp-engine.h"
+
 G_BEGIN_DECLS
 
-#define TP_FOLD_LIMIT 4000
-#define TP_FOLD_HEAD 600
-#define TP_FOLD_TAIL 240
+/* the engine's defaults (tp_defaults), which the page folds by too */
+#define TP_FOLD_LIMIT (tp_defaults ()->fold_limit)
+#define TP_FOLD_HEAD (tp_defaults ()->fold_head)
+#define TP_FOLD_TAIL (tp_defaults ()->fold_tail)
 /* "show all" shows a line whole up to this many bytes, else folded
  * around this much of its start */
 #define TP_FOLD_SHOW_ALL 32768

@@ -66,6 +66,8 @@ static const TpLanguageProse prose[] = {
   { TP_LANGUAGE_SOURCE, N_("A literal gives a payload holding its elements in row-major order (numpy's order), rounded to f32 one by one as numbers are: x = leaf [[0, 0], [0, 1], [1, 0], [1, 1]] is a [4, 2] constant") },
   { TP_LANGUAGE_OPERATOR, N_("*, / and @ bind equally tightly, so a * b @ c is (a * b) @ c.") },
   { TP_LANGUAGE_OPERATOR, N_("+ - * / need equal shapes.") },
+  { TP_LANGUAGE_OPERATOR, N_("The one exception: when one side is rank 0 and the other is not, the rank-0 side is spread to the other's shape by an explicit Broadcast node recorded just before the operation.") },
+  { TP_LANGUAGE_OPERATOR, N_("Nothing else broadcasts: [2, 3] + [3] is refused.") },
   { TP_LANGUAGE_FUNCTION, N_("The axis k is a number literal, at least 0 and whole (1, 1.0).") },
   { TP_LANGUAGE_COMMENT, N_("# starts a comment that runs to the end of the line.") },
 };

@@ -1,17 +1,21 @@
-/* tp-loss-chart.c: the loss curve of a training, drawn with cairo. */
+/* tp-loss-chart.c: the loss curve of a training, drawn with cairo on the
+ * axes the engine gives (tp_train_chart): the range, the scale (log or
+ * linear), the labelled ticks and the titles are the engine's, a value
+ * is placed by tp_chart_y, and a click maps back to a step along the
+ * same axis. */
 #include "config.h"
 
 #include <math.h>
 
 #include <glib/gi18n.h>
 
-#include "tp-engine.h"
 #include "tp-loss-chart.h"
 #include "tp-style.h"
+#include "tp-teaching.h"
 
 #define PAD_RIGHT 16.0
-#define PAD_TOP 12.0
-#define PAD_BOTTOM 28.0
+#define PAD_TOP 22.0
+#define PAD_BOTTOM 30.0
 
 struct _TpLossChart
 {
@@ -19,53 +23,19 @@ struct _TpLossChart
 
   float *losses;
   gsize n_losses;
+  TpChart chart;                /* a copy of the engine's */
+  gboolean has_chart;
   int cursor;
-  double lo;                    /* the axis' ends, in axis units */
-  double hi;
-  float lo_value;               /* the smallest and largest finite values */
-  float hi_value;
-  char *hi_text;                /* they, as the readings write them */
-  char *lo_text;
-  guint log_scale : 1;
-  guint any : 1;                /* some value is finite */
 };
 
 G_DEFINE_FINAL_TYPE (TpLossChart, tp_loss_chart, GTK_TYPE_WIDGET)
 
-static double
-tp_loss_chart_axis (TpLossChart *self,
-                    float        value)
-{
-  return self->log_scale ? log ((double) value) : (double) value;
-}
+enum {
+  STEP_PICKED,
+  N_SIGNALS
+};
 
-/* The scale: log when every finite value is positive and the largest is
- * over a hundred times the smallest, as the engine's SVG decides. */
-static void
-tp_loss_chart_scale (TpLossChart *self)
-{
-  self->any = FALSE;
-  for (gsize i = 0; i < self->n_losses; i++)
-    if (isfinite (self->losses[i]))
-      {
-        float v = self->losses[i];
-
-        if (!self->any || v < self->lo_value)
-          self->lo_value = v;
-        if (!self->any || v > self->hi_value)
-          self->hi_value = v;
-        self->any = TRUE;
-      }
-  self->log_scale = self->any && self->lo_value > 0.0f
-                    && (double) self->hi_value > 100.0 * (double) self->lo_value;
-  self->lo = self->any ? tp_loss_chart_axis (self, self->lo_value) : 0;
-  self->hi = self->any ? tp_loss_chart_axis (self, self->hi_value) : 0;
-  if (!(self->hi > self->lo))
-    {
-      self->lo -= 1.0;
-      self->hi += 1.0;
-    }
-}
+static guint signals[N_SIGNALS];
 
 static void
 tp_loss_chart_label (cairo_t     *cr,
@@ -89,11 +59,37 @@ tp_loss_chart_text_width (PangoLayout *layout,
 {
   int w = 0, h;
 
-  if (text == NULL)
-    return 0;
   pango_layout_set_text (layout, text, -1);
   pango_layout_get_pixel_size (layout, &w, &h);
   return w;
+}
+
+/* The plot's rectangle: room on the left for the vertical axis' widest
+ * label. */
+static void
+tp_loss_chart_plot (TpLossChart *self,
+                    PangoLayout *layout,
+                    double      *left,
+                    double      *width,
+                    double      *height)
+{
+  double widest = 0;
+
+  for (size_t i = 0; self->has_chart && i < self->chart.n_y_ticks; i++)
+    widest = MAX (widest, tp_loss_chart_text_width (layout, self->chart.y_ticks[i].label));
+  *left = 10 + widest;
+  *width = gtk_widget_get_width (GTK_WIDGET (self)) - *left - PAD_RIGHT;
+  *height = gtk_widget_get_height (GTK_WIDGET (self)) - PAD_TOP - PAD_BOTTOM;
+}
+
+/* Where step @k sits across the plot, 0 to 1, on the engine's axis. */
+static double
+tp_loss_chart_x (TpLossChart *self,
+                 double       k)
+{
+  double span = self->chart.x_high - self->chart.x_low;
+
+  return span > 0 ? (k - self->chart.x_low) / span : 0.5;
 }
 
 static void
@@ -104,53 +100,64 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
-  const char *hi = self->hi_text, *lo = self->lo_text;
-  double pad_left = 8 + MAX (tp_loss_chart_text_width (layout, hi), tp_loss_chart_text_width (layout, lo));
-  double pw = width - pad_left - PAD_RIGHT, ph = height - PAD_TOP - PAD_BOTTOM;
-  gsize last = self->n_losses > 1 ? self->n_losses - 1 : 1;
+  double left, pw, ph;
   gboolean pen = FALSE;
-  char text[G_ASCII_DTOSTR_BUF_SIZE];
   GdkRGBA fg;
   cairo_t *cr;
 
-  if (self->n_losses == 0 || pw <= 0 || ph <= 0)
+  if (self->n_losses == 0 || !self->has_chart)
+    return;
+  tp_loss_chart_plot (self, layout, &left, &pw, &ph);
+  if (pw <= 0 || ph <= 0)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) width, (float) height));
   tp_style_get_foreground (widget, &fg);
 
-  /* the axes and their ends */
+  /* the axes, the ticks and their labels, the titles */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.5);
   cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, pad_left, PAD_TOP);
-  cairo_line_to (cr, pad_left, PAD_TOP + ph);
-  cairo_line_to (cr, pad_left + pw, PAD_TOP + ph);
+  cairo_move_to (cr, left, PAD_TOP);
+  cairo_line_to (cr, left, PAD_TOP + ph);
+  cairo_line_to (cr, left + pw, PAD_TOP + ph);
   cairo_stroke (cr);
-  gdk_cairo_set_source_rgba (cr, &fg);
-  if (self->any)
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.15);
+  for (size_t i = 0; i < self->chart.n_y_ticks; i++)
     {
-      tp_loss_chart_label (cr, layout, hi != NULL ? hi : "", pad_left - 4, PAD_TOP, 1.0);
-      tp_loss_chart_label (cr, layout, lo != NULL ? lo : "", pad_left - 4, PAD_TOP + ph, 1.0);
-    }
-  tp_loss_chart_label (cr, layout, "0", pad_left, PAD_TOP + ph + PAD_BOTTOM / 2, 0.0);
-  g_snprintf (text, sizeof text, "%" G_GSIZE_FORMAT, self->n_losses - 1);
-  tp_loss_chart_label (cr, layout, text, pad_left + pw, PAD_TOP + ph + PAD_BOTTOM / 2, 1.0);
-  if (self->log_scale)
-    tp_loss_chart_label (cr, layout, _("log scale"), pad_left + pw / 2, PAD_TOP + ph + PAD_BOTTOM / 2, 0.5);
+      double y = PAD_TOP + ph * (1 - self->chart.y_ticks[i].at);
 
-  /* the curve: a gap at each value that is not finite */
+      cairo_move_to (cr, left, y);
+      cairo_line_to (cr, left + pw, y);
+      cairo_stroke (cr);
+    }
+  gdk_cairo_set_source_rgba (cr, &fg);
+  for (size_t i = 0; i < self->chart.n_y_ticks; i++)
+    tp_loss_chart_label (cr, layout, self->chart.y_ticks[i].label, left - 5,
+                         PAD_TOP + ph * (1 - self->chart.y_ticks[i].at), 1.0);
+  for (size_t i = 0; i < self->chart.n_x_ticks; i++)
+    {
+      double at = self->chart.x_ticks[i].at;
+
+      tp_loss_chart_label (cr, layout, self->chart.x_ticks[i].label, left + pw * at,
+                           PAD_TOP + ph + PAD_BOTTOM / 2, at <= 0 ? 0.0 : at >= 1 ? 1.0 : 0.5);
+    }
+  if (self->chart.y_title != NULL)
+    tp_loss_chart_label (cr, layout, self->chart.y_title, left, PAD_TOP / 2, 0.0);
+
+  /* the curve: a gap at each value the chart cannot plot */
   cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
   cairo_set_line_width (cr, 2);
   for (gsize i = 0; i < self->n_losses; i++)
     {
-      double x = pad_left + pw * (double) i / (double) last;
+      double up = tp_chart_y (&self->chart, (double) self->losses[i]);
+      double x = left + pw * tp_loss_chart_x (self, (double) i);
       double y;
 
-      if (!isfinite (self->losses[i]))
+      if (!isfinite (up))
         {
           pen = FALSE;
           continue;
         }
-      y = PAD_TOP + ph * (self->hi - tp_loss_chart_axis (self, self->losses[i])) / (self->hi - self->lo);
+      y = PAD_TOP + ph * (1 - up);
       if (pen)
         cairo_line_to (cr, x, y);
       else
@@ -163,17 +170,16 @@ tp_loss_chart_snapshot (GtkWidget   *widget,
 
   if (self->cursor >= 0 && (gsize) self->cursor < self->n_losses)
     {
-      double x = pad_left + pw * self->cursor / (double) last;
-      float v = self->losses[self->cursor];
+      double x = left + pw * tp_loss_chart_x (self, self->cursor);
+      double up = tp_chart_y (&self->chart, (double) self->losses[self->cursor]);
 
       cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
       cairo_move_to (cr, x, PAD_TOP);
       cairo_line_to (cr, x, PAD_TOP + ph);
       cairo_stroke (cr);
-      if (isfinite (v))
+      if (isfinite (up))
         {
-          cairo_arc (cr, x, PAD_TOP + ph * (self->hi - tp_loss_chart_axis (self, v)) / (self->hi - self->lo),
-                     4, 0, 2 * G_PI);
+          cairo_arc (cr, x, PAD_TOP + ph * (1 - up), 4, 0, 2 * G_PI);
           cairo_fill (cr);
         }
     }
@@ -189,43 +195,83 @@ tp_loss_chart_measure (GtkWidget      *widget,
                        int            *minimum_baseline,
                        int            *natural_baseline)
 {
-  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 60;
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : 80;
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 160;
 }
 
+/* The step a point across the plot stands for, on the engine's axis
+ * (rounded, within the steps trained); -1 for none. */
+int
+tp_loss_chart_step_at (TpLossChart *self,
+                       double       x)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  double left, pw, ph, k;
+
+  g_return_val_if_fail (TP_IS_LOSS_CHART (self), -1);
+
+  if (self->n_losses == 0 || !self->has_chart)
+    return -1;
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  tp_loss_chart_plot (self, layout, &left, &pw, &ph);
+  if (pw <= 0)
+    return -1;
+  k = self->chart.x_low + CLAMP ((x - left) / pw, 0.0, 1.0) * (self->chart.x_high - self->chart.x_low);
+  return (int) CLAMP (round (k), 0.0, (double) (self->n_losses - 1));
+}
+
+/* The x of step @k across the widget (for the tests' clicks). */
+double
+tp_loss_chart_get_step_x (TpLossChart *self,
+                          guint        k)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  double left, pw, ph;
+
+  g_return_val_if_fail (TP_IS_LOSS_CHART (self), 0);
+
+  if (!self->has_chart)
+    return 0;
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  tp_loss_chart_plot (self, layout, &left, &pw, &ph);
+  return left + pw * tp_loss_chart_x (self, k);
+}
+
+static void
+tp_loss_chart_pressed_cb (GtkGestureClick *gesture,
+                          int              n_press,
+                          double           x,
+                          double           y,
+                          TpLossChart     *self)
+{
+  int k = tp_loss_chart_step_at (self, x);
+
+  if (k >= 0)
+    g_signal_emit (self, signals[STEP_PICKED], 0, k);
+}
+
 void
-tp_loss_chart_set_losses (TpLossChart *self,
-                          const float *losses,
-                          gsize        n)
+tp_loss_chart_set_training (TpLossChart   *self,
+                            const float   *losses,
+                            gsize          n,
+                            const TpChart *chart)
 {
   g_autofree char *description = NULL;
 
   g_return_if_fail (TP_IS_LOSS_CHART (self));
 
   g_clear_pointer (&self->losses, g_free);
-  g_clear_pointer (&self->hi_text, tp_string_free);
-  g_clear_pointer (&self->lo_text, tp_string_free);
-  self->n_losses = losses != NULL ? n : 0;
+  if (self->has_chart)
+    tp_chart_clear (&self->chart);
+  self->has_chart = chart != NULL;
+  if (chart != NULL)
+    tp_chart_copy (&self->chart, chart);
+  self->n_losses = losses != NULL && chart != NULL ? n : 0;
   self->losses = g_memdup2 (losses, sizeof (float) * self->n_losses);
-  tp_loss_chart_scale (self);
-  if (self->any)
-    {
-      self->hi_text = tp_f32_text (self->hi_value);
-      self->lo_text = tp_f32_text (self->lo_value);
-    }
-  if (self->n_losses > 0 && self->any)
-    {
-      char *first = tp_f32_text (self->losses[0]);
-      char *final = tp_f32_text (self->losses[self->n_losses - 1]);
-
-      /* Translators: the loss chart's accessible description: the number
-       * of values, the first and the last */
-      description = g_strdup_printf (ngettext ("%u value, from %s to %s",
-                                               "%u values, from %s to %s", self->n_losses),
-                                     (guint) self->n_losses, first != NULL ? first : "", final != NULL ? final : "");
-      tp_string_free (first);
-      tp_string_free (final);
-    }
+  if (self->n_losses > 0)
+    /* the engine's heading of the training ("trained 100 steps: loss 16
+     * to 0.001") */
+    description = g_strdup (self->chart.title != NULL ? self->chart.title : "");
   else
     description = g_strdup (_("No training yet"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -248,7 +294,15 @@ tp_loss_chart_get_log_scale (TpLossChart *self)
 {
   g_return_val_if_fail (TP_IS_LOSS_CHART (self), FALSE);
 
-  return self->log_scale;
+  return self->has_chart && self->chart.y_log;
+}
+
+const TpChart *
+tp_loss_chart_get_chart (TpLossChart *self)
+{
+  g_return_val_if_fail (TP_IS_LOSS_CHART (self), NULL);
+
+  return self->has_chart ? &self->chart : NULL;
 }
 
 void
@@ -273,8 +327,8 @@ tp_loss_chart_finalize (GObject *object)
   TpLossChart *self = TP_LOSS_CHART (object);
 
   g_free (self->losses);
-  g_clear_pointer (&self->hi_text, tp_string_free);
-  g_clear_pointer (&self->lo_text, tp_string_free);
+  if (self->has_chart)
+    tp_chart_clear (&self->chart);
   G_OBJECT_CLASS (tp_loss_chart_parent_class)->finalize (object);
 }
 
@@ -287,6 +341,10 @@ tp_loss_chart_class_init (TpLossChartClass *klass)
   object_class->finalize = tp_loss_chart_finalize;
   widget_class->snapshot = tp_loss_chart_snapshot;
   widget_class->measure = tp_loss_chart_measure;
+  /* a click on the curve picks the step under it */
+  signals[STEP_PICKED] =
+    g_signal_new ("step-picked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_INT);
   gtk_widget_class_set_css_name (widget_class, "loss-chart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -294,7 +352,11 @@ tp_loss_chart_class_init (TpLossChartClass *klass)
 static void
 tp_loss_chart_init (TpLossChart *self)
 {
+  GtkGesture *click = gtk_gesture_click_new ();
+
   self->cursor = -1;
+  g_signal_connect (click, "pressed", G_CALLBACK (tp_loss_chart_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Loss curve"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No training yet"), -1);

@@ -1,5 +1,7 @@
 /* tp-memory-chart.c: the memory chart, drawn with cairo from the
- * schedule the engine gives (docs/language.md, memory).
+ * schedule the engine gives (docs/language.md, memory), on the axes it
+ * gives (tp_session_memory_chart: range, scale, labelled ticks), its
+ * peak (tp_session_memory_peak) and each step's sentence.
  *
  * Rows are steps, in order; each row's bar runs from its step's column to
  * the column of the last step its buffer is held.  The live-volume curve
@@ -7,6 +9,8 @@
  * and only the rows in sight are drawn: a big program costs what the
  * screen shows. */
 #include "config.h"
+
+#include <math.h>
 
 #include <glib/gi18n.h>
 
@@ -31,10 +35,10 @@ struct _TpMemoryChart
 
   TpDocument *document;
   TpReadings *readings;         /* the readings drawn (a reference) */
+  TpTeaching *teaching;         /* theirs, once they have it */
   GtkAdjustment *vadjustment;   /* the scrolled window's, when inside one */
   int cursor;                   /* the step-through's step, or -1 */
   int highlighted;              /* the selected node's step, or -1 */
-  guint peak;                   /* the first step with the most live elements */
   double row_height;            /* from the font: a line of text and a margin */
 };
 
@@ -64,7 +68,7 @@ static char *
 tp_memory_chart_dup_label (TpReadings *r,
                            guint       node)
 {
-  const char *name = tp_readings_get_name (r, node);
+  const char *name = tp_readings_get_display_name (r, node);
   const char *of = name == NULL ? tp_readings_get_gradient_of (r, node) : NULL;
 
   if (name != NULL)
@@ -80,7 +84,7 @@ tp_memory_chart_dup_label (TpReadings *r,
 static guint
 tp_memory_chart_n_steps (TpMemoryChart *self)
 {
-  return self->readings != NULL ? self->readings->n_steps : 0;
+  return self->teaching != NULL ? self->teaching->n_steps : 0;
 }
 
 /* The column geometry: where step 0 starts and how wide a step is. */
@@ -97,31 +101,27 @@ tp_memory_chart_columns (TpMemoryChart *self,
 }
 
 static void
-tp_memory_chart_find_peak (TpMemoryChart *self)
-{
-  self->peak = 0;
-  for (guint k = 1; k < tp_memory_chart_n_steps (self); k++)
-    if (self->readings->steps[k].live > self->readings->steps[self->peak].live)
-      self->peak = k;
-}
-
-static void
 tp_memory_chart_update_description (TpMemoryChart *self)
 {
   g_autofree char *description = NULL;
   guint n = tp_memory_chart_n_steps (self);
 
   if (n == 0)
-    description = g_strdup (_("No buffers: the program does not read"));
+    description = g_strdup (self->readings != NULL && self->teaching == NULL
+                            ? _("The memory chart is being made")
+                            : _("No buffers: the program does not read"));
   else
-    /* Translators: the memory chart's accessible description: %u is the
-     * number of steps, then the peak's elements and the peak's node */
-    description = g_strdup_printf (ngettext ("%u buffer, one per step; peak %" G_GUINT64_FORMAT
-                                             " elements live at node %u",
-                                             "%u buffers, one per step; peak %" G_GUINT64_FORMAT
-                                             " elements live at node %u", n),
-                                   n, self->readings->steps[self->peak].live,
-                                   self->readings->steps[self->peak].node);
+    {
+      g_autofree char *peak = tp_grouped_number_dup (self->teaching->peak_elements);
+      g_autofree char *name = tp_memory_chart_dup_label (self->readings, self->teaching->peak_node);
+
+      /* Translators: the memory chart's accessible description: %u is the
+       * number of steps, then the most elements live at once and the
+       * buffer ("loss", "grad w" or "node 9") whose step it is */
+      description = g_strdup_printf (ngettext ("%u buffer, one per step; peak %s elements live at %s",
+                                               "%u buffers, one per step; peak %s elements live at %s", n),
+                                     n, peak, name);
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
@@ -148,11 +148,11 @@ static void
 tp_memory_chart_selection_cb (TpMemoryChart *self)
 {
   int node = self->document != NULL ? tp_document_get_selected_node (self->document) : -1;
-  TpReadings *r = self->readings;
+  TpTeaching *t = self->teaching;
   int step = -1;
 
-  if (r != NULL && node >= 0 && (guint) node < r->n_nodes && r->node_steps[node] != G_MAXUINT)
-    step = (int) r->node_steps[node];
+  if (t != NULL && node >= 0 && (guint) node < t->n_nodes && t->node_steps[node] != G_MAXUINT)
+    step = (int) t->node_steps[node];
   if (step == self->highlighted)
     return;
   self->highlighted = step;
@@ -165,12 +165,12 @@ tp_memory_chart_readings_cb (TpMemoryChart *self)
 {
   TpReadings *readings = self->document != NULL ? tp_document_get_readings (self->document) : NULL;
 
-  if (readings == self->readings)
+  if (readings == self->readings && (readings == NULL || readings->teaching == self->teaching))
     return;
   g_clear_pointer (&self->readings, tp_readings_unref);
   if (readings != NULL)
     self->readings = tp_readings_ref (readings);
-  tp_memory_chart_find_peak (self);
+  self->teaching = readings != NULL ? readings->teaching : NULL;
   if (self->cursor >= (int) tp_memory_chart_n_steps (self))
     self->cursor = -1;
   self->highlighted = -2;       /* find it again */
@@ -221,10 +221,24 @@ tp_memory_chart_label (cairo_t     *cr,
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
 }
 
-/* The live-volume curve in its band, from @top: one point per step, or
- * the largest of each pixel's steps when they are more than the pixels.
- * Its label goes over it in a tall band, in the labels' column (cut to
- * fit) in a short one. */
+/* Where @value sits up the curve's band: the engine's axis
+ * (tp_session_memory_chart, placed by tp_chart_y), 0 when it cannot be
+ * plotted. */
+static double
+tp_memory_chart_up (TpMemoryChart *self,
+                    double         value)
+{
+  double at = self->teaching->has_chart ? tp_chart_y (&self->teaching->memory_chart, value) : (double) NAN;
+
+  return isfinite (at) ? CLAMP (at, 0.0, 1.0) : 0.0;
+}
+
+/* The live-volume curve in its band, from @top, on the engine's axes:
+ * one point per step, or the largest of each pixel's steps when they are
+ * more than the pixels; the vertical axis' labelled ticks in the counts'
+ * column (the top one alone in a short band), the horizontal one's
+ * marks along the base.  Its label goes over it in a tall band, in the
+ * labels' column (cut to fit) in a short one. */
 static void
 tp_memory_chart_draw_curve (TpMemoryChart *self,
                             cairo_t       *cr,
@@ -234,13 +248,15 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
                             double         top)
 {
   TpReadings *r = self->readings;
+  TpTeaching *t = self->teaching;
+  const TpChart *chart = &t->memory_chart;
   guint n = tp_memory_chart_n_steps (self);
   double band = tp_memory_chart_curve_height (self);
   gboolean tall = band >= 2.5 * self->row_height;
   double x0, sw, base = top + band - (tall ? 8 : 4), span = band - (tall ? 24 : 10);
-  double peak = MAX ((double) r->steps[self->peak].live, 1.0);
   g_autofree char *label = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *peak = NULL;
   guint pixels;
 
   tp_memory_chart_columns (self, width, &x0, &sw);
@@ -253,9 +269,9 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
       guint64 most = 0;
 
       for (guint j = k; j < end; j++)
-        most = MAX (most, r->steps[j].live);
-      cairo_line_to (cr, x0 + k * sw, base - span * (double) most / peak);
-      cairo_line_to (cr, x0 + end * sw, base - span * (double) most / peak);
+        most = MAX (most, t->steps[j].live);
+      cairo_line_to (cr, x0 + k * sw, base - span * tp_memory_chart_up (self, (double) most));
+      cairo_line_to (cr, x0 + end * sw, base - span * tp_memory_chart_up (self, (double) most));
     }
   cairo_line_to (cr, x0 + n * sw, base);
   cairo_close_path (cr);
@@ -265,16 +281,43 @@ tp_memory_chart_draw_curve (TpMemoryChart *self,
   cairo_set_line_width (cr, 1.5);
   cairo_stroke (cr);
 
-  /* the peak */
-  cairo_arc (cr, x0 + (self->peak + 0.5) * sw, base - span, 3.5, 0, 2 * G_PI);
+  /* the axes' ticks, as the engine labels them */
+  tp_memory_chart_set_color (cr, fg, 0.55);
+  cairo_set_line_width (cr, 1);
+  for (size_t i = 0; t->has_chart && i < chart->n_x_ticks; i++)
+    {
+      double x = x0 + (chart->x_ticks[i].value + 0.5) * sw;
+
+      cairo_move_to (cr, x, base);
+      cairo_line_to (cr, x, base + 3);
+      cairo_stroke (cr);
+    }
+  for (size_t i = 0; t->has_chart && i < chart->n_y_ticks; i++)
+    {
+      double y = base - span * CLAMP (chart->y_ticks[i].at, 0.0, 1.0);
+
+      if (!tall && i + 1 < chart->n_y_ticks)
+        continue;
+      tp_memory_chart_set_color (cr, fg, 0.55);
+      cairo_move_to (cr, x0 + n * sw, y);
+      cairo_line_to (cr, x0 + n * sw + 4, y);
+      cairo_stroke (cr);
+      tp_memory_chart_text (cr, layout, chart->y_ticks[i].label, 0, y - self->row_height / 2,
+                            width - MARGIN, self->row_height);
+    }
+
+  /* the peak (tp_session_memory_peak) */
+  if (!t->has_peak)
+    return;
+  cairo_arc (cr, x0 + (t->peak_step + 0.5) * sw, base - span * tp_memory_chart_up (self, (double) t->peak_elements),
+             3.5, 0, 2 * G_PI);
   cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
   cairo_fill (cr);
-  name = tp_memory_chart_dup_label (r, r->steps[self->peak].node);
+  name = tp_memory_chart_dup_label (r, t->peak_node);
+  peak = tp_grouped_number_dup (t->peak_elements);
   /* Translators: over the memory chart's curve: the most elements live at
-   * once, and the buffer (a name, "grad w" or "node 9") and node whose
-   * step it is */
-  label = g_strdup_printf (_("live volume: peak %" G_GUINT64_FORMAT " elements at %s (node %u)"),
-                           r->steps[self->peak].live, name, r->steps[self->peak].node);
+   * once, and the buffer (a name, "grad w" or "node 9") whose step it is */
+  label = g_strdup_printf (_("live volume: peak %s elements at %s"), peak, name);
   tp_memory_chart_set_color (cr, fg, 1.0);
   if (tall)
     tp_memory_chart_text (cr, layout, label, x0, top, 0, self->row_height);
@@ -313,9 +356,9 @@ tp_memory_chart_draw (TpMemoryChart *self,
   last = (guint) MIN ((double) n, (top + height - tp_memory_chart_curve_height (self)) / self->row_height + 1);
   for (guint k = first; k < last; k++)
     {
-      const TpStep *s = &r->steps[k];
+      const TpStep *s = &self->teaching->steps[k];
       double y = tp_memory_chart_curve_height (self) + k * self->row_height;
-      char text[64];
+      g_autofree char *elements = tp_grouped_number_dup (s->elements);
 
       if ((int) k == self->highlighted)
         {
@@ -337,15 +380,13 @@ tp_memory_chart_draw (TpMemoryChart *self,
       }
       if (s->kept)
         {
-          /* Translators: a memory chart row's count of a buffer kept to the end */
-          g_autofree char *count = g_strdup_printf (_("%" G_GUINT64_FORMAT " kept"), s->elements);
+          /* Translators: a memory chart row's count of a buffer kept to
+           * the end: its elements, grouped ("1,024") */
+          g_autofree char *count = g_strdup_printf (_("%s kept"), elements);
           tp_memory_chart_text (cr, layout, count, 0, y, width - MARGIN, self->row_height);
         }
       else
-        {
-          g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, s->elements);
-          tp_memory_chart_text (cr, layout, text, 0, y, width - MARGIN, self->row_height);
-        }
+        tp_memory_chart_text (cr, layout, elements, 0, y, width - MARGIN, self->row_height);
     }
 
   /* the curve's band covers the rows scrolled under it */
@@ -445,7 +486,7 @@ tp_memory_chart_select_step (TpMemoryChart *self,
 {
   if (step < 0 || (guint) step >= tp_memory_chart_n_steps (self) || self->document == NULL)
     return;
-  tp_document_set_selected_node (self->document, (int) self->readings->steps[step].node);
+  tp_document_set_selected_node (self->document, (int) self->teaching->steps[step].node);
 }
 
 static void
@@ -503,18 +544,21 @@ tp_memory_chart_tooltip_cb (GtkWidget     *widget,
   int k = keyboard ? self->highlighted : tp_memory_chart_step_at (self, x, y);
   const TpStep *s;
   g_autofree char *name = NULL;
+  g_autofree char *elements = NULL;
   g_autofree char *text = NULL;
 
   if (k < 0)
     return FALSE;
-  s = &self->readings->steps[k];
+  s = &self->teaching->steps[k];
   name = tp_memory_chart_dup_label (self->readings, s->node);
-  /* Translators: a memory chart bar's tooltip: the step, the buffer's
-   * name (a statement's, or "grad w", or "node 9"), its node, its
-   * elements, the last step it is held, the elements live then */
-  text = g_strdup_printf (_("step %d: %s (node %u), %" G_GUINT64_FORMAT " elements, held to step %u; "
-                            "%" G_GUINT64_FORMAT " elements live"),
-                          k, name, s->node, s->elements, s->last, s->live);
+  elements = tp_grouped_number_dup (s->elements);
+  /* Translators: a memory chart bar's tooltip, under the engine's
+   * sentence of its step: the buffer's name (a statement's, or "grad w",
+   * or "node 9"), its elements (grouped: "1,024") and the last step it
+   * is held, counted from 1 as the sentence counts */
+  text = g_strdup_printf (_("%s\n%s: %s elements, held to step %u"),
+                          self->teaching->step_texts[k] != NULL ? self->teaching->step_texts[k] : "",
+                          name, elements, s->last + 1);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -568,6 +612,8 @@ tp_memory_chart_set_document (TpMemoryChart *self,
     {
       g_signal_connect_object (document, "notify::readings",
                                G_CALLBACK (tp_memory_chart_readings_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::teaching",
+                               G_CALLBACK (tp_memory_chart_readings_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::selected-node",
                                G_CALLBACK (tp_memory_chart_selection_cb), self, G_CONNECT_SWAPPED);
     }
@@ -616,7 +662,7 @@ tp_memory_chart_get_bar (TpMemoryChart   *self,
 
   if (step >= tp_memory_chart_n_steps (self))
     return FALSE;
-  s = &self->readings->steps[step];
+  s = &self->teaching->steps[step];
   tp_memory_chart_columns (self, gtk_widget_get_width (GTK_WIDGET (self)), &x0, &sw);
   graphene_rect_init (bar, (float) (x0 + step * sw), (float) (tp_memory_chart_curve_height (self) + step * self->row_height + 4),
                       (float) MAX ((s->last + 1.0 - step) * sw, 1.0), (float) (self->row_height - 8));
@@ -652,7 +698,7 @@ tp_memory_chart_dup_bar_label (TpMemoryChart *self,
 
   if (step >= tp_memory_chart_n_steps (self))
     return NULL;
-  return tp_memory_chart_dup_label (self->readings, self->readings->steps[step].node);
+  return tp_memory_chart_dup_label (self->readings, self->teaching->steps[step].node);
 }
 
 GtkWidget *

@@ -25,7 +25,8 @@
 /* A picture opens at a zoom where a node's first label line (its index
  * and op, TP_SCREEN_LABEL_PT) is this many pixels tall: fitted when that
  * fits, else around the target, the rest a pan away. */
-#define READABLE_LABEL_PX 10.0
+/* the engine's (tp_defaults), as the page's */
+#define READABLE_LABEL_PX ((double) tp_defaults ()->readable_label_px)
 /* Room around the forward band when it is fitted, picture pixels. */
 #define BAND_MARGIN 12.0
 

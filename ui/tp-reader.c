@@ -12,6 +12,7 @@
 
 #include "tp-priority.h"
 #include "tp-reader.h"
+#include "tp-teaching.h"
 
 /* Compiles with @session and copies out what the document needs; the
  * worker's reads and the document's tp_document_recompute_now alike. */
@@ -55,6 +56,15 @@ tp_read_run (TpRead    *read,
 }
 
 void
+tp_read_teach (TpSession   *session,
+               TpTeaching **teaching,
+               TpChecked  **checked)
+{
+  *teaching = tp_teaching_new_from_session (session, NULL, NULL);
+  *checked = tp_checked_new_from_session (session);
+}
+
+void
 tp_read_clear (TpRead *read)
 {
   g_clear_pointer (&read->source, g_free);
@@ -71,6 +81,7 @@ typedef struct
   int latest;                   /* atomic: the newest generation asked for */
   GWeakRef owner;
   TpReaderDoneFunc done;
+  TpReaderTeachFunc teach;
 } TpReaderState;
 
 static void
@@ -92,6 +103,9 @@ typedef struct
   TpReaderState *state;
   int generation;
   TpRead read;
+  TpTeaching *teaching;         /* made after the readings */
+  TpChecked *checked;
+  gboolean teach;               /* the teaching post, not the readings' */
 } TpReadJob;
 
 static void
@@ -101,6 +115,8 @@ tp_read_job_free (gpointer data)
 
   g_atomic_rc_box_release_full (job->state, (GDestroyNotify) tp_reader_state_clear);
   tp_read_clear (&job->read);
+  tp_teaching_free (job->teaching);
+  tp_checked_free (job->checked);
   g_free (job);
 }
 
@@ -110,9 +126,65 @@ tp_reader_done_cb (gpointer data)
   TpReadJob *job = data;
   g_autoptr(GObject) owner = g_weak_ref_get (&job->state->owner);
 
-  if (owner != NULL)
+  if (owner == NULL)
+    return G_SOURCE_REMOVE;
+  if (job->teach)
+    job->state->teach (owner, job->generation, g_steal_pointer (&job->teaching),
+                       g_steal_pointer (&job->checked));
+  else
     job->state->done (owner, job->generation, &job->read);
   return G_SOURCE_REMOVE;
+}
+
+/* The session's interrupt, and the teaching's: a newer read was asked
+ * for. */
+static gboolean
+tp_read_job_stale (gpointer data)
+{
+  TpReadJob *job = data;
+
+  return g_atomic_int_get (&job->state->latest) != job->generation;
+}
+
+static bool
+tp_read_job_interrupted (void *data)
+{
+  return tp_read_job_stale (data);
+}
+
+static gboolean
+tp_read_job_go_on (gpointer data)
+{
+  return !tp_read_job_stale (data);
+}
+
+/* After the readings: the teaching results of the same session, posted
+ * on their own, unless a newer read overtook them (the check asks the
+ * interrupt at every element or direction it checks). */
+static void
+tp_reader_teach (TpReaderState *state,
+                 int            generation,
+                 GMainContext  *context)
+{
+  TpSession *session = state->session;
+  TpReadJob *job = g_new0 (TpReadJob, 1);
+
+  job->state = g_atomic_rc_box_acquire (state);
+  job->generation = generation;
+  job->teach = TRUE;
+  job->teaching = tp_teaching_new_from_session (session, tp_read_job_go_on, job);
+  if (job->teaching != NULL && !tp_read_job_stale (job))
+    {
+      tp_session_set_interrupt (session, tp_read_job_interrupted, job);
+      job->checked = tp_checked_new_from_session (session);
+      tp_session_set_interrupt (session, NULL, NULL);
+    }
+  if (tp_read_job_stale (job))
+    {
+      tp_read_job_free (job);
+      return;
+    }
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
 }
 
 static void
@@ -135,21 +207,34 @@ tp_reader_worker_func (gpointer data,
   if (job->state->session == NULL)
     job->state->session = tp_session_new ();
   tp_read_run (&job->read, job->state->session);
+  {
+    /* the readings go first (the job is the main thread's then), the
+     * teaching after */
+    TpReaderState *state = g_atomic_rc_box_acquire (job->state);
+    int generation = job->generation;
+    gboolean ok = job->read.status == TP_STATUS_OK;
+
+    g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
+    if (ok && g_atomic_int_get (&state->latest) == generation)
+      tp_reader_teach (state, generation, context);
+    g_atomic_rc_box_release_full (state, (GDestroyNotify) tp_reader_state_clear);
+  }
   tp_priority_restore_thread (priority);
-  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
 }
 
 /* A reader for @owner (held weakly): @done runs on the calling thread's
  * main context. */
 TpReader *
-tp_reader_new (GObject          *owner,
-               TpReaderDoneFunc  done)
+tp_reader_new (GObject           *owner,
+               TpReaderDoneFunc   done,
+               TpReaderTeachFunc  teach)
 {
   TpReader *self = g_new0 (TpReader, 1);
 
   self->state = g_atomic_rc_box_new0 (TpReaderState);
   g_weak_ref_init (&self->state->owner, owner);
   self->state->done = done;
+  self->state->teach = teach;
   self->context = g_main_context_ref_thread_default ();
   self->pool = g_thread_pool_new (tp_reader_worker_func, self->context, 1, FALSE, NULL);
   return self;

@@ -35,6 +35,11 @@ typedef struct
 
 void tp_read_run   (TpRead    *read,
                     TpSession *session);
+/* The teaching results of the program @session last read, made on the
+ * calling thread (the document's tp_document_recompute_now). */
+void tp_read_teach (TpSession   *session,
+                    TpTeaching **teaching,
+                    TpChecked  **checked);
 void tp_read_clear (TpRead    *read);
 
 typedef struct _TpReader TpReader;
@@ -44,8 +49,16 @@ typedef void (*TpReaderDoneFunc) (GObject *owner,
                                   int      generation,
                                   TpRead  *read);
 
-TpReader *tp_reader_new  (GObject          *owner,
-                          TpReaderDoneFunc  done);
+/* A read's teaching results: either may be NULL (stopped by a newer read,
+ * or none).  Taken over. */
+typedef void (*TpReaderTeachFunc) (GObject    *owner,
+                                   int         generation,
+                                   TpTeaching *teaching,
+                                   TpChecked  *checked);
+
+TpReader *tp_reader_new  (GObject           *owner,
+                          TpReaderDoneFunc   done,
+                          TpReaderTeachFunc  teach);
 void      tp_reader_push (TpReader         *self,
                           int               generation,
                           TpRead           *read);

@@ -48,12 +48,10 @@ tp_readings_clear (TpReadings *self)
       g_free (self->shown[r]);
       g_free (self->folds[r]);
     }
-  g_free (self->check_verdict);
-  tp_strings_free (self->explanations, self->n_nodes);
-  g_free (self->steps);
-  g_free (self->node_steps);
-  g_free (self->origins);
-  tp_strings_free (self->value_texts, self->n_nodes);
+  tp_strings_free (self->display_names, self->n_nodes);
+  g_free (self->train_rate);
+  tp_teaching_free (self->teaching);
+  tp_checked_free (self->checked);
   g_free (self->source);
   g_free (self->target);
   g_free (self->observe);
@@ -80,7 +78,35 @@ tp_readings_get_text (TpReadings *self,
   g_return_val_if_fail (self != NULL, "");
   g_return_val_if_fail ((guint) which < TP_N_READINGS, "");
 
+  if (which == TP_READING_CHECK)
+    return self->checked != NULL ? self->checked->text : "";
+  if (which == TP_READING_EXPLAIN)
+    return self->teaching != NULL ? self->teaching->explain : "";
+  if (which == TP_READING_MEMORY)
+    return self->teaching != NULL ? self->teaching->memory : "";
   return self->text[which] != NULL ? self->text[which] : "";
+}
+
+/* The teaching results of these readings' program, made after them (the
+ * main thread's, once: taken over). */
+void
+tp_readings_attach_teaching (TpReadings *self,
+                             TpTeaching *teaching)
+{
+  g_return_if_fail (self != NULL);
+
+  tp_teaching_free (self->teaching);
+  self->teaching = teaching;
+}
+
+void
+tp_readings_attach_check (TpReadings *self,
+                          TpChecked  *checked)
+{
+  g_return_if_fail (self != NULL);
+
+  tp_checked_free (self->checked);
+  self->checked = checked;
 }
 
 /* Node's sentence of the explain reading ("N Op: ..."), or NULL. */
@@ -90,7 +116,7 @@ tp_readings_get_explanation (TpReadings *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->explanations != NULL && node < self->n_nodes ? self->explanations[node] : NULL;
+  return self->teaching != NULL && node < self->teaching->n_nodes ? self->teaching->explanations[node] : NULL;
 }
 
 /* Node's value as the values reading writes it, or NULL (none, or past
@@ -101,21 +127,18 @@ tp_readings_get_value_text (TpReadings *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  return self->value_texts != NULL && node < self->n_nodes ? self->value_texts[node] : NULL;
+  return self->teaching != NULL && node < self->teaching->n_nodes ? self->teaching->value_texts[node] : NULL;
 }
 
-/* Node's display name (docs/decisions.md D9: the first statement bound to
- * it, from the names list), or NULL when no statement names it. */
+/* Node's display name (tp_session_display_name, docs/decisions.md D9),
+ * or NULL when no statement names it. */
 const char *
-tp_readings_get_name (TpReadings *self,
-                      guint       node)
+tp_readings_get_display_name (TpReadings *self,
+                              guint       node)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  for (guint i = 0; i < self->n_names; i++)
-    if (self->names[i].node == node)
-      return self->names[i].name;
-  return NULL;
+  return self->display_names != NULL && node < self->n_nodes ? self->display_names[node] : NULL;
 }
 
 /* The display name of the parameter whose gradient @node is
@@ -130,27 +153,6 @@ tp_readings_get_gradient_of (TpReadings *self,
     if (self->gradients[i].gradient == node)
       return self->gradients[i].name;
   return NULL;
-}
-
-/* Node's state after step @step, by the seam's definition
- * (tp_session_node_state): pending before its step, live up to its
- * step's last, freed after. */
-TpNodeState
-tp_readings_get_node_state (TpReadings *self,
-                            guint       step,
-                            guint       node)
-{
-  guint at;
-
-  g_return_val_if_fail (self != NULL, TP_NODE_UNEVALUATED);
-
-  if (step >= self->n_steps || node >= self->n_nodes || self->node_steps == NULL
-      || self->node_steps[node] == G_MAXUINT)
-    return TP_NODE_UNEVALUATED;
-  at = self->node_steps[node];
-  if (step < at)
-    return TP_NODE_PENDING;
-  return step <= self->steps[at].last ? TP_NODE_LIVE : TP_NODE_FREED;
 }
 
 /* The node StableHLO's `%arg{argument}` stands for, or -1. */
@@ -310,61 +312,8 @@ tp_readings_get_fold (TpReadings *self,
   return tp_fold_find (self->folds[which], self->n_folds[which], line);
 }
 
-/* The check's summary, the sentences, the schedule, the origins and the
- * node values, for the check, memory and step-through panes. */
-static void
-tp_readings_copy_teaching (TpReadings      *self,
-                           const TpSession *session)
-{
-  guint64 budget = TP_STEP_VALUE_BUDGET;
-  gboolean origins = TRUE;
-
-  if (tp_session_check_summary (session, &self->check))
-    {
-      self->check_verdict = g_strndup (self->check.verdict, self->check.verdict_length);
-      self->check.verdict = self->check_verdict;
-    }
-  else
-    self->check.outcome = TP_OUTCOME_UNCHECKED;
-  self->explanations = g_new0 (char *, self->n_nodes + 1);
-  self->node_steps = g_new (guint, self->n_nodes + 1);
-  self->origins = g_new0 (TpOrigin, self->n_nodes + 1);
-  self->value_texts = g_new0 (char *, self->n_nodes + 1);
-  for (guint i = 0; i < self->n_nodes; i++)
-    {
-      size_t length = 0;
-      const char *sentence = tp_session_explanation (session, i, &length);
-      size_t k;
-      uint32_t rank = 0;
-      const uint32_t *dims = NULL;
-
-      if (sentence != NULL)
-        self->explanations[i] = g_strndup (sentence, length);
-      self->node_steps[i] = tp_session_node_step (session, i, &k) ? (guint) k : G_MAXUINT;
-      if (origins && !tp_session_origin (session, i, &self->origins[i]))
-        origins = FALSE;
-      if (budget > 0 && tp_session_node_value (session, i, &rank, &dims) != NULL)
-        {
-          char *text = tp_session_node_value_text (session, i, TP_STEP_VALUE_ELEMENTS);
-          guint64 volume = 1;
-
-          for (uint32_t d = 0; d < rank; d++)
-            volume *= dims[d];
-          self->value_texts[i] = g_strdup (text);
-          tp_string_free (text);
-          budget -= MIN (budget, MIN (volume, TP_STEP_VALUE_ELEMENTS));
-        }
-    }
-  if (!origins)
-    g_clear_pointer (&self->origins, g_free);
-  self->n_steps = (guint) tp_session_n_steps (session);
-  self->steps = g_new0 (TpStep, self->n_steps + 1);
-  for (guint k = 0; k < self->n_steps; k++)
-    tp_session_step (session, k, &self->steps[k]);
-}
-
-/* Copies every reading, the names list, the map and the teaching facts
- * out of a session that read @source (@length bytes) with the choices
+/* Copies the six panes' readings, the names list, the map and the display
+ * names out of a session that read @source (@length bytes) with the choices
  * given (kept for a training of the same program). */
 TpReadings *
 tp_readings_new_from_session (const TpSession *session,
@@ -380,7 +329,9 @@ tp_readings_new_from_session (const TpSession *session,
   size_t n_names = 0;
   size_t n_arguments = 0;
 
-  for (guint r = 0; r < TP_N_READINGS; r++)
+  /* the six panes' readings and the summary; the teaching readings come
+   * after (tp-teaching.h) */
+  for (guint r = 0; r <= TP_READING_SUMMARY; r++)
     self->text[r] = g_strdup (tp_session_reading (session, (TpReading) r));
 
   names = tp_session_names (session, &n_names);
@@ -420,7 +371,24 @@ tp_readings_new_from_session (const TpSession *session,
     self->arguments[i] = arguments[i];
   tp_readings_copy_map (self, session);
   tp_readings_fold (self, session);
-  tp_readings_copy_teaching (self, session);
+  self->display_names = g_new0 (char *, self->n_nodes + 1);
+  for (guint i = 0; i < self->n_nodes; i++)
+    self->display_names[i] = g_strdup (tp_session_display_name (session, i));
+  {
+    TpTrainSettings settings;
+
+    if (tp_session_train_settings (session, &settings))
+      {
+        self->train_steps = settings.steps;
+        self->train_rate = g_strndup (settings.learning_rate, settings.learning_rate_length);
+        self->train_from_program = settings.from_program;
+      }
+    else
+      {
+        self->train_steps = tp_defaults ()->train_steps;
+        self->train_rate = g_strdup (tp_defaults ()->train_rate);
+      }
+  }
   self->source = g_strndup (source, length);
   self->source_length = length;
   self->target = g_strdup (target);

@@ -12,6 +12,7 @@
 
 #include "tp-engine.h"
 #include "tp-fold.h"
+#include "tp-teaching.h"
 #include "tp-types.h"
 
 G_BEGIN_DECLS
@@ -61,19 +62,16 @@ struct _TpReadings
   guint n_folds[TP_N_READINGS];
   guint n_nodes;
   gboolean picture_reduced;
-  /* the teaching panes' facts, copied out of the session as they are:
-   * the check's outcome and verdict, each node's explain sentence, the
-   * schedule (steps, and per node its step or G_MAXUINT), why
-   * differentiate recorded each node, and each node's value as the
-   * values reading writes it (NULL past TP_STEP_VALUE_BUDGET) */
-  TpCheckSummary check;         /* its verdict points into check_verdict */
-  char *check_verdict;
-  char **explanations;          /* n_nodes, NULL for none */
-  TpStep *steps;
-  guint n_steps;
-  guint *node_steps;            /* n_nodes */
-  TpOrigin *origins;            /* n_nodes; NULL when none */
-  char **value_texts;           /* n_nodes */
+  char **display_names;         /* n_nodes: tp_session_display_name, NULL for none */
+  /* the program's own training (tp_session_train_settings: its `# train
+   * it:` line, else the engine's defaults) */
+  guint train_steps;
+  char *train_rate;
+  gboolean train_from_program;
+  /* the teaching results, attached on the main thread once the reader
+   * has made them after the readings (NULL until then: tp-teaching.h) */
+  TpTeaching *teaching;
+  TpChecked *checked;
   /* what the readings were made from, for a training of the same
    * program off the main thread */
   char *source;
@@ -82,12 +80,6 @@ struct _TpReadings
   char *observe;
   gboolean exact;
 };
-
-/* Elements of one node's value written in full for the step-through (a
- * bigger value is summarised), and the elements written for all nodes
- * together before the rest are left out. */
-#define TP_STEP_VALUE_ELEMENTS 64
-#define TP_STEP_VALUE_BUDGET (1u << 18)
 
 #define TP_TYPE_READINGS (tp_readings_get_type ())
 
@@ -112,13 +104,14 @@ const char *tp_readings_get_explanation (TpReadings *self,
                                          guint       node);
 const char *tp_readings_get_value_text (TpReadings *self,
                                         guint       node);
-const char *tp_readings_get_name       (TpReadings *self,
-                                        guint       node);
 const char *tp_readings_get_gradient_of (TpReadings *self,
                                          guint       node);
-TpNodeState tp_readings_get_node_state (TpReadings *self,
-                                        guint       step,
-                                        guint       node);
+const char *tp_readings_get_display_name (TpReadings *self,
+                                          guint       node);
+void        tp_readings_attach_teaching (TpReadings *self,
+                                         TpTeaching *teaching);
+void        tp_readings_attach_check    (TpReadings *self,
+                                         TpChecked  *checked);
 const char *tp_readings_get_shown_text (TpReadings *self,
                                         TpReading   which);
 const TpFold *tp_readings_get_fold    (TpReadings   *self,

@@ -1,10 +1,12 @@
 /* tp-steps-pane.c: the Steps pane (see tp-steps-pane.h).
  *
- * It walks the last good readings' schedule (tp_session_step), each
- * node's step and state after step K (the seam's definition applied to
- * those numbers: tp_readings_get_node_state), why differentiate
- * recorded a node (tp_session_origin) and its value as the values
- * reading writes it. */
+ * It walks the last good readings' schedule (tp_session_step) and shows
+ * what the engine says of each step: its sentence (tp_session_step_text),
+ * every node's state after it (tp_session_node_states), why
+ * differentiate recorded its node (tp_session_origin: a share and its
+ * running sum are emphasised in the picture) and the node's value as the
+ * values reading writes it.  Nothing of it is composed or worked out
+ * here. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -13,7 +15,6 @@
 #include "tp-picture-view.h"
 #include "tp-steps-pane.h"
 
-#define PLAY_INTERVAL_MS 450
 
 struct _TpStepsPane
 {
@@ -26,12 +27,12 @@ struct _TpStepsPane
   GtkRange *scrubber;
   GtkLabel *reason;
   GtkLabel *step_label;
-  GtkLabel *share_label;
   GtkLabel *value_label;
 
   /* Owned references */
   TpDocument *document;
   TpReadings *readings;         /* the step-through's (the last good ones) */
+  TpTeaching *teaching;         /* theirs, once they have it */
   TpPictureView *picture;       /* weak */
 
   int step;                     /* the step shown, -1 for none */
@@ -52,116 +53,61 @@ static GParamSpec *properties[N_PROPS];
 static guint
 tp_steps_pane_n_steps (TpStepsPane *self)
 {
-  return self->readings != NULL ? self->readings->n_steps : 0;
+  return self->teaching != NULL ? self->teaching->n_steps : 0;
 }
 
-/* A node's name for a sentence: its statement's name, else "node N". */
-static char *
-tp_steps_pane_node_name (TpReadings *r,
-                         guint       node)
-{
-  for (guint i = r->n_names; i-- > 0;)
-    if (r->names[i].node == node)
-      return g_strdup (r->names[i].name);
-  /* Translators: how a node without a name is called in a sentence */
-  return g_strdup_printf (_("node %u"), node);
-}
-
-/* The target's node: the forward node of the seed's origin. */
-static guint
-tp_steps_pane_target (TpReadings *r)
-{
-  for (guint i = r->spec_nodes; r->origins != NULL && i < r->n_nodes; i++)
-    if (r->origins[i].role == TP_ORIGIN_SEED)
-      return r->origins[i].of;
-  return G_MAXUINT;
-}
-
-/* The picture styled by each node's state after the step, while the pane
- * is shown: another teaching pane, or the teaching panes hidden (F9),
- * give the picture back unveiled. */
+/* The picture styled by each node's state after the step (the engine's),
+ * while the pane is shown: another teaching pane, or the teaching panes
+ * hidden (F9), give the picture back unveiled. */
 static void
 tp_steps_pane_update_picture_states (TpStepsPane *self)
 {
-  TpReadings *r = self->readings;
+  TpTeaching *t = self->teaching;
   g_autofree guint8 *states = NULL;
   const TpOrigin *origin;
 
   if (self->picture == NULL)
     return;
-  if (r == NULL || self->step < 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+  if (t == NULL || self->step < 0 || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       tp_picture_view_set_node_states (self->picture, NULL, 0);
       return;
     }
-  states = g_new0 (guint8, r->n_nodes + 1);
-  for (guint i = 0; i < r->n_nodes; i++)
-    states[i] = (guint8) tp_readings_get_node_state (r, (guint) self->step, i);
-  origin = r->origins != NULL ? &r->origins[r->steps[self->step].node] : NULL;
+  states = g_new0 (guint8, t->n_nodes + 1);
+  if (!tp_teaching_get_node_states (t, (guint) self->step, states))
+    {
+      tp_picture_view_set_node_states (self->picture, NULL, 0);
+      return;
+    }
+  origin = t->origins != NULL ? &t->origins[t->steps[self->step].node] : NULL;
   if (origin != NULL && origin->role == TP_ORIGIN_SHARE)
     {
-      if (origin->share < r->n_nodes)
+      if (origin->share < t->n_nodes)
         states[origin->share] |= TP_PICTURE_NODE_EMPHASIS;
-      if (origin->sum < r->n_nodes)
+      if (origin->sum < t->n_nodes)
         states[origin->sum] |= TP_PICTURE_NODE_EMPHASIS;
     }
-  tp_picture_view_set_node_states (self->picture, states, r->n_nodes);
+  tp_picture_view_set_node_states (self->picture, states, t->n_nodes);
 }
 
 static void
 tp_steps_pane_show_step (TpStepsPane *self)
 {
-  TpReadings *r = self->readings;
-  const TpStep *s;
-  const TpOrigin *origin;
+  TpTeaching *t = self->teaching;
   const char *value;
   g_autofree char *text = NULL;
 
   tp_steps_pane_update_picture_states (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STEP]);
-  if (r == NULL || self->step < 0)
+  if (t == NULL || self->step < 0)
     {
       gtk_label_set_label (self->step_label, "");
-      gtk_label_set_label (self->share_label, "");
-      gtk_widget_set_visible (GTK_WIDGET (self->share_label), FALSE);
       gtk_label_set_label (self->value_label, "");
       return;
     }
-  s = &r->steps[self->step];
-  if (s->gradient)
-    /* Translators: the step-through's line: the step, the node
-     * it computes, the last step; in the gradient half */
-    text = g_strdup_printf (_("step %d (of 0 to %u): node %u, gradient; %" G_GUINT64_FORMAT " elements live"),
-                            self->step, r->n_steps - 1, s->node, s->live);
-  else
-    /* Translators: the step-through's line: the step, the node
-     * it computes, the last step; in the forward half */
-    text = g_strdup_printf (_("step %d (of 0 to %u): node %u, forward; %" G_GUINT64_FORMAT " elements live"),
-                            self->step, r->n_steps - 1, s->node, s->live);
-  gtk_label_set_label (self->step_label, text);
-  g_clear_pointer (&text, g_free);
-
-  origin = r->origins != NULL ? &r->origins[s->node] : NULL;
-  if (origin != NULL && origin->role == TP_ORIGIN_SHARE)
-    {
-      g_autofree char *target = tp_steps_pane_node_name (r, tp_steps_pane_target (r));
-      g_autofree char *of = tp_steps_pane_node_name (r, origin->of);
-
-      /* Translators: a share step of the gradient: the share's node, the
-       * consumer it flows back through, the target's name, the forward
-       * value's name, and the running sum it is added to */
-      text = g_strdup_printf (_("share from node %u (through node %u) added to d %s / d %s (running sum node %u)"),
-                              origin->share, origin->from, target, of, origin->sum);
-      gtk_label_set_label (self->share_label, text);
-      gtk_widget_set_visible (GTK_WIDGET (self->share_label), TRUE);
-    }
-  else
-    {
-      gtk_label_set_label (self->share_label, "");
-      gtk_widget_set_visible (GTK_WIDGET (self->share_label), FALSE);
-    }
-  value = tp_readings_get_value_text (r, s->node);
-  g_clear_pointer (&text, g_free);
+  /* the engine's sentence of the step, as the page shows it */
+  gtk_label_set_label (self->step_label, t->step_texts[self->step] != NULL ? t->step_texts[self->step] : "");
+  value = t->value_texts[t->steps[self->step].node];
   if (value != NULL)
     /* Translators: the step-through's value of the step's node, as the
      * values reading writes it */
@@ -193,7 +139,7 @@ tp_steps_pane_set_step (TpStepsPane *self,
       self->updating = FALSE;
     }
   if (step >= 0 && self->document != NULL && self->readings == tp_document_get_readings (self->document))
-    tp_document_set_selected_node (self->document, (int) self->readings->steps[step].node);
+    tp_document_set_selected_node (self->document, (int) self->teaching->steps[step].node);
   tp_steps_pane_show_step (self);
 }
 
@@ -258,7 +204,7 @@ tp_steps_pane_toggle_play (TpStepsPane *self)
     return;
   if (self->step + 1 >= (int) tp_steps_pane_n_steps (self))
     tp_steps_pane_set_step (self, 0);
-  self->play_source = g_timeout_add (PLAY_INTERVAL_MS, tp_steps_pane_play_tick_cb, self);
+  self->play_source = g_timeout_add (tp_defaults ()->play_interval_ms, tp_steps_pane_play_tick_cb, self);
   gtk_button_set_icon_name (self->play, "media-playback-pause-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->play), _("Pause (Space)"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->play),
@@ -345,13 +291,14 @@ tp_steps_pane_update (TpStepsPane *self)
   gboolean stale = self->document != NULL && tp_document_get_stale (self->document);
   guint n;
 
-  if (r != self->readings)
+  if (r != self->readings || (r != NULL && r->teaching != self->teaching))
     {
       int keep = self->step;
 
       g_clear_pointer (&self->readings, tp_readings_unref);
       if (r != NULL)
         self->readings = tp_readings_ref (r);
+      self->teaching = r != NULL ? r->teaching : NULL;
       n = tp_steps_pane_n_steps (self);
       self->updating = TRUE;
       gtk_range_set_range (self->scrubber, 0, MAX (n, 1) - 1);
@@ -370,7 +317,8 @@ tp_steps_pane_update (TpStepsPane *self)
   gtk_widget_set_sensitive (self->controls, n > 0);
   if (n == 0)
     gtk_label_set_label (self->reason, r == NULL ? _("No steps: the program does not read yet.")
-                                                 : _("No steps: the plan evaluates nothing."));
+                                       : r->teaching == NULL ? _("The steps are being made.")
+                                       : _("No steps: the plan evaluates nothing."));
   else if (stale)
     gtk_label_set_label (self->reason,
                          _("The program is refused: these are the steps of the last good reading (stale)."));
@@ -395,6 +343,8 @@ tp_steps_pane_set_document (TpStepsPane *self,
                                G_CALLBACK (tp_steps_pane_update), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::stale",
                                G_CALLBACK (tp_steps_pane_update), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::teaching",
+                               G_CALLBACK (tp_steps_pane_update), self, G_CONNECT_SWAPPED);
     }
   tp_steps_pane_update (self);
 }
@@ -418,7 +368,6 @@ tp_steps_pane_set_picture (TpStepsPane   *self,
 
 GETTER (GtkRange *, scrubber, scrubber)
 GETTER (GtkLabel *, step_label, step_label)
-GETTER (GtkLabel *, share_label, share_label)
 GETTER (GtkLabel *, value_label, value_label)
 GETTER (GtkLabel *, reason, reason)
 
@@ -496,7 +445,6 @@ tp_steps_pane_class_init (TpStepsPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpStepsPane, scrubber);
   gtk_widget_class_bind_template_child (widget_class, TpStepsPane, reason);
   gtk_widget_class_bind_template_child (widget_class, TpStepsPane, step_label);
-  gtk_widget_class_bind_template_child (widget_class, TpStepsPane, share_label);
   gtk_widget_class_bind_template_child (widget_class, TpStepsPane, value_label);
   gtk_widget_class_bind_template_callback (widget_class, tp_steps_pane_first_cb);
   gtk_widget_class_bind_template_callback (widget_class, tp_steps_pane_back_cb);

@@ -1,7 +1,8 @@
 /* tp-steps-pane.h: the Steps pane: a scrubber over the plan's schedule.
  * Each step's node is selected in every pane, the picture styles its
- * nodes by their state after the step, and the pane says what the step
- * computes, the share a gradient step adds and the node's value. */
+ * nodes by their state after the step, and the pane shows the engine's
+ * sentence of the step (what it computes, the share a gradient step
+ * adds) and the node's value. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -28,7 +29,6 @@ void      tp_steps_pane_start        (TpStepsPane   *self);
 gboolean  tp_steps_pane_get_playing  (TpStepsPane   *self);
 GtkRange *tp_steps_pane_get_scrubber (TpStepsPane   *self);
 GtkLabel *tp_steps_pane_get_step_label  (TpStepsPane *self);
-GtkLabel *tp_steps_pane_get_share_label (TpStepsPane *self);
 GtkLabel *tp_steps_pane_get_value_label (TpStepsPane *self);
 GtkLabel *tp_steps_pane_get_reason      (TpStepsPane *self);
 

@@ -101,6 +101,8 @@ tp_teach_panel_set_document (TpTeachPanel *self,
     {
       g_signal_connect_object (document, "notify::readings",
                                G_CALLBACK (tp_teach_panel_update_explanation), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::teaching",
+                               G_CALLBACK (tp_teach_panel_update_explanation), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::selected-node",
                                G_CALLBACK (tp_teach_panel_update_explanation), self, G_CONNECT_SWAPPED);
     }
@@ -190,7 +192,6 @@ DELEGATE (GtkButton *, nonfinite_button, check, tp_check_pane_get_nonfinite_butt
 DELEGATE (GtkTextView *, check_view, check, tp_check_pane_get_view)
 DELEGATE (GtkRange *, scrubber, steps, tp_steps_pane_get_scrubber)
 DELEGATE (GtkLabel *, step_label, steps, tp_steps_pane_get_step_label)
-DELEGATE (GtkLabel *, share_label, steps, tp_steps_pane_get_share_label)
 DELEGATE (GtkLabel *, value_label, steps, tp_steps_pane_get_value_label)
 DELEGATE (GtkLabel *, steps_reason, steps, tp_steps_pane_get_reason)
 DELEGATE (GtkLabel *, train_at, train, tp_train_pane_get_at)
@@ -198,6 +199,7 @@ DELEGATE (GtkSpinButton *, train_steps, train, tp_train_pane_get_steps)
 DELEGATE (GtkEditable *, train_rate, train, tp_train_pane_get_rate)
 DELEGATE (GtkButton *, train_run, train, tp_train_pane_get_run)
 DELEGATE (GtkButton *, train_reset, train, tp_train_pane_get_reset)
+DELEGATE (GtkButton *, train_apply, train, tp_train_pane_get_apply)
 DELEGATE (GtkWidget *, loss_chart, train, tp_train_pane_get_loss_chart)
 DELEGATE (GtkLabel *, train_message, train, tp_train_pane_get_message)
 DELEGATE (GtkLabel *, train_parameters, train, tp_train_pane_get_parameters)

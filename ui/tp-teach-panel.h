@@ -50,7 +50,6 @@ void        tp_teach_panel_set_step              (TpTeachPanel *self,
                                                   int           step);
 gboolean    tp_teach_panel_get_playing           (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_step_label        (TpTeachPanel *self);
-GtkLabel   *tp_teach_panel_get_share_label       (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_value_label       (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_steps_reason      (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_train_at          (TpTeachPanel *self);
@@ -58,6 +57,7 @@ GtkSpinButton *tp_teach_panel_get_train_steps    (TpTeachPanel *self);
 GtkEditable *tp_teach_panel_get_train_rate       (TpTeachPanel *self);
 GtkButton  *tp_teach_panel_get_train_run         (TpTeachPanel *self);
 GtkButton  *tp_teach_panel_get_train_reset       (TpTeachPanel *self);
+GtkButton  *tp_teach_panel_get_train_apply       (TpTeachPanel *self);
 GtkWidget  *tp_teach_panel_get_loss_chart        (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_train_message     (TpTeachPanel *self);
 GtkLabel   *tp_teach_panel_get_train_parameters  (TpTeachPanel *self);

@@ -1,8 +1,9 @@
 /* tp-text-pane-private.h: the text pane's instance, shared by its files:
  * tp-text-pane.c (the widget, its style, its signals), tp-text-decor.c
  * (the decoration from the reading map: line tags, StableHLO's token
- * colours, the selected node) and tp-text-update.c (bringing the text
- * up to date in slices). */
+ * colours, the selected node), tp-text-update.c (bringing the text up
+ * to date in slices) and tp-text-names.c (the display names beside the
+ * lines). */
 #pragma once
 
 #include <gtksourceview/gtksource.h>
@@ -41,6 +42,7 @@ struct _TpTextPane
   GtkTextTag *hlo_tags[TP_TEXT_HLO_N_KINDS];  /* StableHLO token colours */
   GtkTextTag *show_all_tag;     /* a folded line's "show all" control */
   GArray *expanded;             /* TpFold: the lines "show all" unfolded */
+  GtkWidget *names;             /* the names gutter's renderer, or NULL */
   guint divider_idle;           /* scrolls to the derivative's divider */
   int divider_line;             /* the divider to scroll to, or -1 */
 
@@ -51,6 +53,10 @@ struct _TpTextPane
   guint styled : 1;
   guint dirty : 1;              /* the buffer is not shown's text: a line was unfolded */
 };
+
+/* tp-text-names.c */
+void          _tp_text_pane_init_names      (TpTextPane    *self);
+void          _tp_text_pane_update_names    (TpTextPane    *self);
 
 /* tp-text-decor.c */
 int           _tp_text_line_node            (TpReadings    *readings,

@@ -14,6 +14,7 @@
 
 #include "tp-style.h"
 #include "tp-text-pane-private.h"
+#include "tp-text-util.h"
 
 G_DEFINE_FINAL_TYPE (TpTextPane, tp_text_pane, GTK_TYPE_WIDGET)
 
@@ -251,6 +252,7 @@ tp_text_pane_set_pane (TpTextPane *self,
                        TpPane      pane)
 {
   self->pane = pane;
+  _tp_text_pane_init_names (self);
   gtk_label_set_label (self->title_label, gettext (tp_pane_get_title (pane)));
   gtk_label_set_label (self->placeholder, gettext (panes[pane].empty));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->focus_button), "win.show-pane");
@@ -496,4 +498,5 @@ tp_text_pane_init (TpTextPane *self)
   g_signal_connect_object (buffer, "notify::cursor-position",
                            G_CALLBACK (tp_text_pane_cursor_moved_cb), self,
                            G_CONNECT_SWAPPED);
+  tp_text_view_allocate_on_change (GTK_TEXT_VIEW (self->view), buffer, TRUE);
 }

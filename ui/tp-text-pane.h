@@ -39,4 +39,9 @@ const char    *tp_pane_get_id            (TpPane       pane);
 gboolean       tp_pane_from_id           (const char  *id,
                                           TpPane      *pane);
 
+/* The display name shown beside line @line (spec, derivative, plan), or
+ * NULL. */
+const char    *tp_text_pane_get_line_name (TpTextPane  *self,
+                                           guint        line);
+
 G_END_DECLS

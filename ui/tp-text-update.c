@@ -112,6 +112,7 @@ tp_text_pane_finish_update (TpTextPane *self)
   self->n_flags = update->n_lines;
   g_clear_pointer (&self->update, _tp_text_update_free);
   g_queue_remove (&pending_panes, self);
+  _tp_text_pane_update_names (self);
   _tp_text_pane_show_divider (self);
   _tp_text_pane_show_selected (self);
 }

@@ -104,7 +104,8 @@ tp_window_screenshot_tick_cb (GtkWidget     *widget,
   g_autoptr(GError) error = NULL;
   gboolean timed_out = g_get_monotonic_time () - state->started > 20 * G_USEC_PER_SEC;
 
-  if (!tp_window_get_ready (self) && !timed_out)
+  /* the teaching panes too: their results come after the readings */
+  if ((!tp_window_get_ready (self) || tp_document_get_teaching_pending (self->document)) && !timed_out)
     {
       state->frames = 0;
       gtk_widget_queue_draw (widget);

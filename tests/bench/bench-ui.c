@@ -741,7 +741,7 @@ bench_teach_one (const char *label,
   guint n_steps, n_nodes;
 
   window_load (window, sample, text);
-  n_steps = tp_document_get_readings (document)->n_steps;
+  n_steps = tp_document_get_readings (document)->teaching->n_steps;
   n_nodes = tp_document_get_readings (document)->n_nodes;
   tp_teach_panel_set_step (panel, (int) n_steps / 2);
   for (guint i = 0; i < G_N_ELEMENTS (draws); i++)

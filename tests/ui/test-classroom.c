@@ -769,11 +769,12 @@ memory_steps_cb (gpointer data)
   readings = tp_document_get_readings (tp_window_get_document (window));
   g_test_message ("%u bars in sight", tp_memory_chart_get_n_bars_shown (chart));
   g_assert_cmpuint (tp_memory_chart_get_n_bars_shown (chart), >, 2);
-  for (guint k = 0; k < readings->n_steps; k++)
+  g_assert_nonnull (readings->teaching);
+  for (guint k = 0; k < readings->teaching->n_steps; k++)
     {
       g_autofree char *label = tp_memory_chart_dup_bar_label (chart, k);
-      guint node = readings->steps[k].node;
-      const char *name = tp_readings_get_name (readings, node);
+      guint node = readings->teaching->steps[k].node;
+      const char *name = tp_readings_get_display_name (readings, node);
       const char *of = tp_readings_get_gradient_of (readings, node);
 
       if (name != NULL)

@@ -318,6 +318,71 @@ test_language_window (void)
   g_test_trap_assert_passed ();
 }
 
+static GtkLabel *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return GTK_LABEL (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The engine's hints come in the diagnostic itself (a bias row added to
+ * every row, mean): the editor shows the whole message, wrapped. */
+static void
+test_language_long_diagnostic (void)
+{
+  static const char *const programs[] = {
+    "x = input [4, 3]\nw = parameter [3, 2]\nb = parameter [1, 2]\ny = x @ w + b\nloss = sum(y)\n",
+    "x = input [4, 3]\nloss = mean(x)\n",
+  };
+
+  if (g_test_subprocess ())
+    {
+      TpWindow *window = tp_test_window_new ();
+      TpEditor *editor = tp_window_get_editor (window);
+
+      gtk_window_present (GTK_WINDOW (window));
+      for (guint i = 0; i < G_N_ELEMENTS (programs); i++)
+        {
+          TpSession *session = tp_session_new ();
+          TpChoices choices = { 0 };
+          const TpDiag *diag;
+          size_t n = 0;
+          g_autofree char *expected = NULL;
+          GtkLabel *label;
+          int narrow = 0, wide = 0;
+
+          g_assert_cmpint (tp_session_compile (session, programs[i], strlen (programs[i]), &choices), ==,
+                           TP_STATUS_REFUSED);
+          diag = tp_session_diags (session, &n);
+          g_assert_cmpuint (strlen (diag->message), >, 90);
+          expected = g_strdup_printf ("%u:%u: %s", diag->line, diag->column, diag->message);
+          tp_document_set_text (tp_window_get_document (window), programs[i]);
+          tp_window_recompute_now (window);
+          g_assert_cmpstr (tp_editor_get_diagnostic_text (editor), ==, expected);
+          label = find_label (GTK_WIDGET (editor), expected);
+          g_assert_nonnull (label);
+          g_assert_true (gtk_label_get_wrap (label));
+          gtk_widget_measure (GTK_WIDGET (label), GTK_ORIENTATION_VERTICAL, 300, NULL, &narrow, NULL, NULL);
+          gtk_widget_measure (GTK_WIDGET (label), GTK_ORIENTATION_VERTICAL, 5000, NULL, &wide, NULL, NULL);
+          g_assert_cmpint (narrow, >, wide);
+          tp_session_free (session);
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -327,5 +392,6 @@ main (int   argc,
   g_test_add_func ("/ui/language/matches-docs", test_language_matches_docs);
   g_test_add_func ("/ui/language/hover", test_language_hover);
   g_test_add_func ("/ui/language/window", test_language_window);
+  g_test_add_func ("/ui/language/long-diagnostic", test_language_long_diagnostic);
   return g_test_run ();
 }

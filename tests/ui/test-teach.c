@@ -39,8 +39,10 @@ session_for (TpWindow *window)
   g_autofree char *source = tp_document_dup_text (document);
   TpSession *session = tp_session_new ();
   const char *observe[1] = { tp_document_get_observe (document) };
-  TpChoices choices = { tp_document_get_target (document), observe, observe[0] != NULL ? 1 : 0,
-                        tp_document_get_exact (document) };
+  TpChoices choices = { .target = tp_document_get_target (document),
+                        .observe = observe,
+                        .n_observe = observe[0] != NULL ? 1 : 0,
+                        .exact = tp_document_get_exact (document) };
 
   g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);
   return session;
@@ -219,7 +221,7 @@ teach_memory_chart (void)
     TpStep step;
     size_t at;
     const char *observe[1] = { "error" };
-    TpChoices choices = { NULL, observe, 1, FALSE };
+    TpChoices choices = { .observe = observe, .n_observe = 1 };
     g_autofree char *source = tp_document_dup_text (document);
     TpSession *observed = tp_session_new ();
     graphene_rect_t before, after;
@@ -295,22 +297,21 @@ assert_at_step (TpWindow  *window,
   g_assert_nonnull (value);
   g_assert_nonnull (strstr (gtk_label_get_label (tp_teach_panel_get_value_label (panel)), value));
   tp_string_free (value);
-  /* a share step says which share goes to which gradient, and both are
-   * emphasised in the picture */
+  /* the step's sentence is the engine's, whole (a share step's says
+   * which share goes to which gradient), and a share and its running
+   * sum are emphasised in the picture */
+  sentence = tp_session_step_text (session, k, &length);
+  g_assert_nonnull (sentence);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strndup (sentence, length);
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_step_label (panel)), ==, expected);
   g_assert_true (tp_session_origin (session, step.node, &origin));
   if (origin.role == TP_ORIGIN_SHARE)
     {
-      GtkLabel *share = tp_teach_panel_get_share_label (panel);
-      g_autofree char *from = g_strdup_printf ("share from node %u", origin.share);
-
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (share)));
-      g_assert_nonnull (strstr (gtk_label_get_label (share), from));
-      g_assert_nonnull (strstr (gtk_label_get_label (share), "added to d loss / d "));
+      g_assert_nonnull (strstr (expected, "adds share"));
       g_assert_true (tp_picture_view_get_node_state (picture, origin.share) & TP_PICTURE_NODE_EMPHASIS);
       g_assert_true (tp_picture_view_get_node_state (picture, origin.sum) & TP_PICTURE_NODE_EMPHASIS);
     }
-  else
-    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_teach_panel_get_share_label (panel))));
 }
 
 static void
@@ -456,17 +457,26 @@ teach_train (void)
   g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
                    tp_train_parameters (train));
 
-  /* looking at step 7: the loss there and the parameters after 7 steps */
+  /* the heading is the engine's sentence */
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==, tp_train_summary (train));
+
+  /* looking at step 7: the loss there (the engine's short number) and
+   * the parameters after 7 steps, which the training gives
+   * (tp_train_parameters_at), the same as a training of 7 steps */
   {
     TpTrain *seven = tp_session_train (session, 7, "0.05", strlen ("0.05"));
-    char *loss = tp_f32_text (expected[7]);
+    char loss[TP_SHORT_NUMBER_MAX];
+    g_autofree char *at = NULL;
 
+    tp_short_number ((double) expected[7], loss);
     gtk_range_set_value (tp_teach_panel_get_train_scrubber (panel), 7);
     g_assert_true (tp_test_wait_until (training_done, panel, 30));
     g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
+                     tp_train_parameters_at (train, 7));
+    g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
                      tp_train_parameters (seven));
-    g_assert_true (g_str_has_suffix (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), loss));
-    tp_string_free (loss);
+    at = g_strdup_printf ("after 7 steps: loss %s", loss);
+    g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), ==, at);
     tp_train_free (seven);
   }
 
@@ -535,12 +545,103 @@ teach_train_stopped (void)
   g_signal_emit_by_name (tp_teach_panel_get_train_run (panel), "clicked");
   g_assert_true (tp_test_wait_until (training_done, panel, 30));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (stop)));
-  expected = g_strdup_printf ("stopped at step %u: a non-finite value born in node %u", step, node);
-  g_assert_cmpstr (gtk_button_get_label (stop), ==, expected);
+  /* the heading says where it stopped, in the engine's words */
+  g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==, tp_train_summary (train));
+  g_assert_true (g_str_has_prefix (tp_train_summary (train), "stopped at step "));
+  expected = g_strdup_printf ("Select node %u", node);
+  g_assert_true (g_str_has_prefix (gtk_button_get_label (stop), expected));
   tp_document_set_selected_node (tp_window_get_document (window), -1);
   g_signal_emit_by_name (stop, "clicked");
   g_assert_cmpint (tp_document_get_selected_node (tp_window_get_document (window)), ==, (int) node);
   tp_train_free (train);
+  tp_session_free (session);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Walking every step with the keyboard (Alt+9 shows the Steps pane,
+ * Home, then Right step by step), the pane shows exactly the engine's
+ * sentence for each (tp_session_step_text of a session of the test's
+ * own), for the README sample and the MLP. */
+static void
+teach_steps_text (void)
+{
+  static const char *const samples[] = { "readme", "mlp" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      TpWindow *window = window_on_sample (samples[i]);
+      TpTeachPanel *panel = tp_window_get_teach_panel (window);
+      GtkLabel *label = tp_teach_panel_get_step_label (panel);
+      TpSession *session = session_for (window);
+      size_t n = tp_session_n_steps (session);
+
+      g_assert_cmpuint (n, >, 10);
+      g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
+      tp_test_press (GTK_WIDGET (window), "<Alt>9");
+      g_assert_true (gtk_widget_has_focus (GTK_WIDGET (tp_teach_panel_get_scrubber (panel))));
+      tp_test_press (GTK_WIDGET (window), "Home");
+      for (size_t k = 0; k < n; k++)
+        {
+          size_t length = 0;
+          const char *text = tp_session_step_text (session, k, &length);
+          g_autofree char *expected = g_strndup (text, length);
+
+          g_assert_cmpint (tp_teach_panel_get_step (panel), ==, (int) k);
+          g_assert_cmpstr (gtk_label_get_label (label), ==, expected);
+          if (k + 1 < n)
+            tp_test_press (GTK_WIDGET (window), "Right");
+        }
+      g_test_message ("%s: %zu steps, each the engine's sentence", samples[i], n);
+      tp_session_free (session);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+}
+
+/* Beside each line of the spec, derivative and plan panes, the name of
+ * the line's node as the engine gives it (its map's node,
+ * tp_session_display_name); the reading itself is the engine's text. */
+static void
+teach_names_gutter (void)
+{
+  static const TpPane panes[] = { TP_PANE_SPEC, TP_PANE_DERIVATIVE, TP_PANE_PLAN };
+  TpWindow *window = window_on_sample ("readme");
+  TpSession *session = session_for (window);
+
+  g_assert_true (tp_test_focus_window (GTK_WINDOW (window)));
+  for (guint p = 0; p < G_N_ELEMENTS (panes); p++)
+    {
+      TpTextPane *pane = TP_TEXT_PANE (tp_window_get_pane (window, panes[p]));
+      GtkSourceGutter *gutter = gtk_source_view_get_gutter (GTK_SOURCE_VIEW (tp_text_pane_get_view (pane)),
+                                                           GTK_TEXT_WINDOW_LEFT);
+      g_autofree char *copied = tp_text_pane_dup_reading (pane);
+      guint named = 0;
+
+      g_assert_cmpstr (copied, ==, tp_session_reading (session, (TpReading) panes[p]));
+      for (size_t line = 0; line < tp_session_map_n_lines (session, (TpReading) panes[p]); line++)
+        {
+          TpMapLine map;
+          const char *expected = NULL;
+
+          g_assert_true (tp_session_map_line (session, (TpReading) panes[p], line, &map));
+          if (map.node != TP_MAP_NO_NODE)
+            expected = tp_session_display_name (session, map.node);
+          g_assert_cmpstr (tp_text_pane_get_line_name (pane, (guint) line), ==, expected);
+          named += expected != NULL;
+        }
+      /* the README's w, x, y, error and loss */
+      g_assert_cmpuint (named, >=, 5);
+      {
+        GtkWidget *renderer = NULL;
+
+        for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (gutter)); c != NULL; c = gtk_widget_get_next_sibling (c))
+          if (gtk_widget_has_css_class (c, "line-names"))
+            renderer = c;
+        g_assert_nonnull (renderer);
+        g_assert_true (gtk_widget_get_visible (renderer));
+      }
+    }
+  /* the values pane names its lines itself: no gutter */
+  g_assert_null (tp_text_pane_get_line_name (TP_TEXT_PANE (tp_window_get_pane (window, TP_PANE_VALUES)), 0));
   tp_session_free (session);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -558,6 +659,8 @@ static const TeachCase cases[] = {
   { "/ui/teach/memory-chart", teach_memory_chart },
   { "/ui/teach/step-through", teach_step_through },
   { "/ui/teach/steps-stale", teach_steps_stale },
+  { "/ui/teach/steps-text", teach_steps_text },
+  { "/ui/teach/names-gutter", teach_names_gutter },
   { "/ui/teach/train", teach_train },
   { "/ui/teach/train-refused", teach_train_refused },
   { "/ui/teach/train-stopped", teach_train_stopped },

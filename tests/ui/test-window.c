@@ -50,7 +50,8 @@ assert_panes_match_engine (TpWindow   *window,
   g_autofree char *source = tp_document_dup_text (document);
   TpSession *session = tp_session_new ();
   const char *obs[1] = { observe };
-  TpChoices choices = { target, obs, observe != NULL ? 1 : 0, exact };
+  TpChoices choices = { .target = target, .observe = obs,
+                        .n_observe = observe != NULL ? 1 : 0, .exact = exact };
   g_autofree char *summary = NULL;
 
   g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);

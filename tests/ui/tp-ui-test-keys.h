@@ -138,3 +138,95 @@ tp_test_press (GtkWidget  *watch,
       gtk_widget_remove_controller (watch, observer);
     }
 }
+
+typedef struct
+{
+  gboolean seen;
+} TpTestClickWait;
+
+static gboolean
+tp_test_button_released_cb (GtkEventControllerLegacy *controller,
+                            GdkEvent                 *event,
+                            TpTestClickWait          *wait)
+{
+  if (gdk_event_get_event_type (event) == GDK_BUTTON_RELEASE)
+    wait->seen = TRUE;
+  return FALSE;
+}
+
+static gboolean
+tp_test_click_seen (gpointer data)
+{
+  return ((TpTestClickWait *) data)->seen;
+}
+
+static void
+tp_test_frame_painted_cb (GdkFrameClock *clock,
+                          guint         *painted)
+{
+  if (++*painted < 2)
+    gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+}
+
+static gboolean
+tp_test_two_frames (gpointer data)
+{
+  return *(guint *) data >= 2;
+}
+
+/* Waits until @widget's window has painted two frames: a layout asked for
+ * (a label that changed, a pane that grew) is then done, and @widget is
+ * where its allocation says. */
+static inline void
+tp_test_settle (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  guint painted = 0;
+  gulong id;
+
+  if (clock == NULL)
+    return;
+  id = g_signal_connect (clock, "after-paint",
+                         G_CALLBACK (tp_test_frame_painted_cb), &painted);
+  gtk_widget_queue_draw (widget);
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+  g_assert_true (tp_test_wait_until (tp_test_two_frames, &painted, 20));
+  g_signal_handler_disconnect (clock, id);
+}
+
+/* Clicks the first button at (@x, @y) of @widget as a person would: the
+ * X server moves the pointer there and presses and releases the button;
+ * returns once @widget has seen the release.  The layout is settled
+ * first, so the point is where the widget is on screen. */
+static inline void
+tp_test_click (GtkWidget *widget,
+               double     x,
+               double     y)
+{
+  Display *dpy;
+
+  tp_test_settle (widget);
+  dpy = tp_test_xdisplay ();
+  GtkNative *native = gtk_widget_get_native (widget);
+  GdkSurface *surface = gtk_native_get_surface (native);
+  graphene_point_t at = GRAPHENE_POINT_INIT ((float) x, (float) y), in;
+  double sx = 0, sy = 0;
+  int rx = 0, ry = 0;
+  Window child;
+  TpTestClickWait wait = { FALSE };
+  GtkEventController *observer = gtk_event_controller_legacy_new ();
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &at, &in));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (dpy, gdk_x11_surface_get_xid (surface), DefaultRootWindow (dpy),
+                         (int) ((double) in.x + sx), (int) ((double) in.y + sy), &rx, &ry, &child);
+  gtk_event_controller_set_propagation_phase (observer, GTK_PHASE_CAPTURE);
+  g_signal_connect (observer, "event", G_CALLBACK (tp_test_button_released_cb), &wait);
+  gtk_widget_add_controller (widget, observer);
+  XTestFakeMotionEvent (dpy, -1, rx, ry, CurrentTime);
+  XTestFakeButtonEvent (dpy, 1, True, CurrentTime);
+  XTestFakeButtonEvent (dpy, 1, False, CurrentTime);
+  XSync (dpy, False);
+  g_assert_true (tp_test_wait_until (tp_test_click_seen, &wait, 20));
+  gtk_widget_remove_controller (widget, observer);
+}
