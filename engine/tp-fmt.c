@@ -124,6 +124,16 @@ floor_log10_pow2 (int e)
 static void
 mul_32x128 (uint32_t m, const uint64_t t[2], uint64_t r[3])
 {
+#if defined (__SIZEOF_INT128__)
+  /* Two 64 x 32 products in the compiler's 128-bit integers: the same
+   * words, in fewer instructions. */
+  unsigned __int128 lo = (unsigned __int128) t[1] * m;
+  unsigned __int128 hi = (unsigned __int128) t[0] * m + (uint64_t) (lo >> 64);
+
+  r[0] = (uint64_t) lo;
+  r[1] = (uint64_t) hi;
+  r[2] = (uint64_t) (hi >> 64);
+#else
   uint64_t lo_lo = (t[1] & 0xffffffffu) * m;
   uint64_t lo_hi = (t[1] >> 32) * m;
   uint64_t hi_lo = (t[0] & 0xffffffffu) * m;
@@ -135,6 +145,7 @@ mul_32x128 (uint32_t m, const uint64_t t[2], uint64_t r[3])
   r[0] = w0;
   r[1] = w1b;
   r[2] = (hi_hi >> 32) + (w1b < w1);
+#endif
 }
 
 /* floor (p / 2^s) for 0 < s < 192, known to fit in 64 bits. */
@@ -173,7 +184,7 @@ low_bits_zero_192 (const uint64_t p[3], int s)
  *         below 2^(27 + k - 127 - L) <= 2^-L < 5^-q as k <= 73, while a
  *         nonzero fractional part of n * 2^k / 5^q is at most 1 - 5^-q, so
  *         the floor is exact; the division is exact iff 5^q divides n. */
-static uint64_t
+static inline uint64_t
 scaled_floor (uint32_t n, int e2, int q, bool *exact)
 {
   uint64_t p[3];
