@@ -33,6 +33,7 @@ void        tp_window_discard_and_close  (TpWindow            *self);
 gboolean    tp_window_restore_draft      (TpWindow            *self,
                                           const char          *draft_id);
 gboolean    tp_window_get_ready          (TpWindow            *self);
+gboolean    tp_window_get_readings_ready (TpWindow            *self);
 void        tp_window_recompute_now      (TpWindow            *self);
 void        tp_window_set_focus_layout   (TpWindow            *self,
                                           gboolean             focus,
