@@ -60,12 +60,9 @@
  *                 once it has not beaten for MS, and prints the samples
  *                 (to stderr) at the end: what keeps it busy */
 #include "config.h"
-#define _GNU_SOURCE 1   /* sigaction, SA_RESTART, backtrace */
+#define _GNU_SOURCE 1   /* malloc_trim, clock_gettime */
 
-#include <execinfo.h>
 #include <malloc.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,116 +80,10 @@
 #include "tp-text-pane.h"
 #include "tp-window.h"
 
-/* {==== the heartbeat ====} */
+#include "bench-ui-stall.h"
 
-static gint64 last_beat;
-static gint64 watch_beat;        /* last_beat, for the watchdog thread */
-static gint64 max_gap;
-static gint64 last_cpu;          /* the main thread's CPU time at the last beat */
-static gint64 max_busy;          /* µs: the most CPU it used between two beats */
-
-static gint64
-thread_cpu_usec (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
-/* A gap between beats is the main thread busy, or waiting: for the X
- * server's answer, or for a core (both are the machine's, not the app's
- * work).  The CPU time it used in the gap tells them apart. */
-static gboolean
-heartbeat_cb (gpointer data)
-{
-  gint64 now = g_get_monotonic_time ();
-  gint64 cpu = thread_cpu_usec ();
-
-  if (last_beat != 0 && now - last_beat > max_gap)
-    max_gap = now - last_beat;
-  if (last_beat != 0 && cpu - last_cpu > max_busy)
-    max_busy = cpu - last_cpu;
-  last_beat = now;
-  last_cpu = cpu;
-  __atomic_store_n (&watch_beat, now, __ATOMIC_RELAXED);
-  return G_SOURCE_CONTINUE;
-}
-
+static gint stall_trace_ms;      /* --trace-stalls */
 static gint64 max_frame;
-
-/* --trace-stalls MS: a watchdog thread signals the main thread every
- * millisecond once it has not beaten for MS; the handler keeps the main
- * thread's stack (what is keeping it busy), and the stacks are printed
- * when the benchmark ends, each with the stall it was taken in. */
-#define TRACE_SAMPLES 20000
-#define TRACE_DEPTH 48
-
-typedef struct
-{
-  gint64 stall;                 /* the beat the stall began after */
-  int depth;
-  void *frames[TRACE_DEPTH];
-} TraceSample;
-
-static gint stall_trace_ms;
-static pthread_t main_thread;
-static TraceSample *trace_samples;
-static int volatile n_trace_samples;
-static gint64 volatile trace_stall;
-
-static void
-stall_signal_cb (int sig)
-{
-  int k = n_trace_samples;
-
-  (void) sig;
-  if (k >= TRACE_SAMPLES)
-    return;
-  trace_samples[k].stall = trace_stall;
-  trace_samples[k].depth = backtrace (trace_samples[k].frames, TRACE_DEPTH);
-  n_trace_samples = k + 1;
-}
-
-static gpointer
-stall_watchdog (gpointer data)
-{
-  for (;;)
-    {
-      gint64 beat = __atomic_load_n (&watch_beat, __ATOMIC_RELAXED);
-
-      g_usleep (1000);
-      if (beat != 0 && beat == __atomic_load_n (&watch_beat, __ATOMIC_RELAXED)
-          && g_get_monotonic_time () - beat > stall_trace_ms * 1000)
-        {
-          trace_stall = beat;
-          pthread_kill (main_thread, SIGUSR2);
-        }
-    }
-  return NULL;
-}
-
-static void
-stall_trace_print (void)
-{
-  for (int k = 0; k < n_trace_samples; k++)
-    {
-      char **names = backtrace_symbols (trace_samples[k].frames, trace_samples[k].depth);
-
-      fprintf (stderr, "\n== main thread stalled (stall %" G_GINT64_FORMAT "); its stack:\n", trace_samples[k].stall);
-      for (int i = 0; names != NULL && i < trace_samples[k].depth; i++)
-        fprintf (stderr, "%s\n", names[i]);
-      free (names);
-    }
-}
-
-static void
-stall_reset (void)
-{
-  last_beat = 0;
-  max_gap = 0;
-  max_busy = 0;
-}
 
 /* {==== figures ====} */
 
@@ -414,7 +305,7 @@ run_edits (TpWindow   *window,
       gint64 t0, tr, t1, t2, end;
       double ms;
 
-      stall_reset ();
+      bench_stall_reset ();
       max_frame = 0;
       t0 = g_get_monotonic_time ();
       replace_line (document, name != NULL ? -1 : 0, line);
@@ -431,10 +322,10 @@ run_edits (TpWindow   *window,
       t1 = g_get_monotonic_time ();
       wait_painted (window);
       t2 = g_get_monotonic_time ();
-      if (max_gap > t->stall)
-        t->stall = max_gap;
-      if (max_busy > t->busy)
-        t->busy = max_busy;
+      if (bench_max_gap > t->stall)
+        t->stall = bench_max_gap;
+      if (bench_max_busy > t->busy)
+        t->busy = bench_max_busy;
       if (max_frame > t->frame)
         t->frame = max_frame;
       ms = (double) (tr - t0) / 1000.0;
@@ -580,21 +471,21 @@ bench_typing (void)
       GtkTextIter end;
       char c[2] = { *p, '\0' };
 
-      stall_reset ();
+      bench_stall_reset ();
       gtk_text_buffer_get_end_iter (buffer, &end);
       gtk_text_buffer_insert_interactive (buffer, &end, c, 1, TRUE);
       wait_ms (30);
-      if (max_gap > worst)
-        worst = max_gap;
-      worst_busy = MAX (worst_busy, max_busy);
+      if (bench_max_gap > worst)
+        worst = bench_max_gap;
+      worst_busy = MAX (worst_busy, bench_max_busy);
     }
   last_key = g_get_monotonic_time () - 30000;
-  stall_reset ();
+  bench_stall_reset ();
   wait_ready (window);
   ready = g_get_monotonic_time ();
-  if (max_gap > worst)
-    worst = max_gap;
-  worst_busy = MAX (worst_busy, max_busy);
+  if (bench_max_gap > worst)
+    worst = bench_max_gap;
+  worst_busy = MAX (worst_busy, bench_max_busy);
   printf ("\ntyping %zu characters 30 ms apart (README sample)\n", strlen (text));
   printf ("  %-44s %.1f ms (busy on a core at most %.1f ms of a stall)\n", "longest main-thread stall while typing",
           (double) worst / 1000.0, (double) worst_busy / 1000.0);
@@ -624,21 +515,21 @@ bench_big (guint       n,
   window_load (window, "readme", NULL);
   wait_ms (500);
   rss_start = rss_mb ();
-  stall_reset ();
+  bench_stall_reset ();
   started = g_get_monotonic_time ();
   tp_document_set_text (document, program);
   wait_ready (window);
   wait_painted (window);
   loaded_at = g_get_monotonic_time ();
-  worst = load_stall = max_gap;
-  worst_busy = max_busy;
+  worst = load_stall = bench_max_gap;
+  worst_busy = bench_max_busy;
   rss_loaded = rss_peak = rss_mb ();
   for (const char *p = keys; *p != '\0'; p++)
     {
       GtkTextIter end;
       gint64 key, limit;
 
-      stall_reset ();
+      bench_stall_reset ();
       painted = FALSE;
       gtk_text_buffer_get_end_iter (buffer, &end);
       key = g_get_monotonic_time ();
@@ -652,14 +543,14 @@ bench_big (guint       n,
         g_array_append_val (to_screen, ms);
       }
       wait_ms (60);
-      worst = MAX (worst, max_gap);
-      worst_busy = MAX (worst_busy, max_busy);
+      worst = MAX (worst, bench_max_gap);
+      worst_busy = MAX (worst_busy, bench_max_busy);
     }
-  stall_reset ();
+  bench_stall_reset ();
   wait_ready (window);
   wait_ms (300);
-  worst = MAX (worst, max_gap);
-  worst_busy = MAX (worst_busy, max_busy);
+  worst = MAX (worst, bench_max_gap);
+  worst_busy = MAX (worst_busy, bench_max_busy);
   rss_peak = MAX (rss_peak, rss_mb ());
   /* "show all" on the values pane's first line */
   {
@@ -669,7 +560,7 @@ bench_big (guint       n,
 
     tp_text_pane_flush (values);
     wait_painted (window);
-    stall_reset ();
+    bench_stall_reset ();
     painted = FALSE;
     t0 = g_get_monotonic_time ();
     shown = tp_text_pane_show_all (values, 0);
@@ -680,7 +571,7 @@ bench_big (guint       n,
     wait_ms (200);
     show_all_ms = shown ? (double) (t1 - t0) / 1000.0 : -1;
     show_all_paint_ms = (double) (t2 - t0) / 1000.0;
-    show_all_busy_ms = (double) max_busy / 1000.0;
+    show_all_busy_ms = (double) bench_max_busy / 1000.0;
   }
   window_load (window, "readme", NULL);
   wait_ms (1500);
@@ -776,11 +667,11 @@ bench_teach_one (const char *label,
         g_autofree char *edited = g_strdup_printf ("%s\nextra%u = input [%u]\n", base, i % 2, i + 2);
 
         wait_painted (window);
-        max_busy = 0;
+        bench_max_busy = 0;
         tp_document_set_text (document, edited);
         wait_ready (window);
         wait_painted (window);
-        arrivals[i] = max_busy;
+        arrivals[i] = bench_max_busy;
       }
   }
   qsort (draws, G_N_ELEMENTS (draws), sizeof draws[0], compare_gint64);
@@ -818,7 +709,7 @@ bench_select_one (const char *sample)
       gint64 t0;
       double ms;
 
-      stall_reset ();
+      bench_stall_reset ();
       painted = FALSE;
       t0 = g_get_monotonic_time ();
       tp_document_set_selected_node (document, (int) node);
@@ -827,7 +718,7 @@ bench_select_one (const char *sample)
       ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
       g_array_append_val (to_screen, ms);
       wait_ms (20);
-      worst = MAX (worst, max_gap);
+      worst = MAX (worst, bench_max_gap);
     }
   printf ("  %-28s %u nodes selected in turn\n", sample, n_nodes);
   print_times ("selection -> next painted frame", to_screen);
@@ -949,20 +840,7 @@ main (int   argc,
   }
   gtk_init ();
   tp_ui_init ();
-  g_timeout_add_full (G_PRIORITY_HIGH, 1, heartbeat_cb, NULL, NULL);
-  if (stall_trace_ms > 0)
-    {
-      void *warm[4];
-      struct sigaction action = { 0 };
-
-      backtrace (warm, 4);      /* loads the unwinder outside the handler */
-      main_thread = pthread_self ();
-      trace_samples = g_new0 (TraceSample, TRACE_SAMPLES);
-      action.sa_handler = stall_signal_cb;
-      action.sa_flags = SA_RESTART;
-      sigaction (SIGUSR2, &action, NULL);
-      g_thread_unref (g_thread_new ("stall-watchdog", stall_watchdog, NULL));
-    }
+  bench_stall_start (stall_trace_ms);
 
   printf ("bench-ui: GTK %u.%u.%u, renderer %s\n", gtk_get_major_version (), gtk_get_minor_version (),
           gtk_get_micro_version (), g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default");
@@ -971,11 +849,7 @@ main (int   argc,
     {
       bench_big (big_only, "@");
       bench_big (big_only, "*");
-      if (stall_trace_ms > 0)
-        {
-          stall_trace_ms = G_MAXINT / 1000;
-          stall_trace_print ();
-        }
+      bench_stall_trace_print ();
       return 0;
     }
   if (!skip_edits)
@@ -1008,10 +882,6 @@ main (int   argc,
       bench_relayouts ("two-layers sample", two_dot, relayouts);
       bench_relayouts ("300-line program (reduced)", big_dot, MAX (relayouts / 10, 1));
     }
-  if (stall_trace_ms > 0)
-    {
-      stall_trace_ms = G_MAXINT / 1000;   /* the watchdog stops sampling */
-      stall_trace_print ();
-    }
+  bench_stall_trace_print ();
   return 0;
 }
