@@ -284,3 +284,19 @@ test('a phone: the new tabs, the picker and the toggles are reachable and clean'
   assert.deepEqual(await violations(page), [], 'axe: the memory pane on a phone');
   await page.context().close();
 });
+
+test('dark: the optimised, fusion and forward panes, the remat row and the clusters toggle are clean', { skip }, async () => {
+  const page = await b.page({ viewport: DESKTOP, colorScheme: 'dark' });
+  await page.goto(b.base + '#tab=optimized&optimize=1&kernels=1&remat=h&program=' + encodeURIComponent(s.sample('two-layers')));
+  await ready(page);
+  assert.equal(await text(page, 'optimized'), native('two-layers', '--optimize', '--remat', 'h', '--reading', 'optimized'));
+  for (const tab of ['optimized', 'fusion', 'forward', 'memory', 'picture']) {
+    await page.click(`#tab-${tab}`);
+    await ready(page);
+    await page.screenshot({ path: join(s.shots, `passes-dark-${tab}.png`) });
+    assert.deepEqual(await violations(page), [], `axe: dark, ${tab}`);
+  }
+  assert.equal(await page.getAttribute('#remat-list [data-remat="h"]', 'aria-pressed'), 'true', 'the link\'s remat choice');
+  assert.equal(await page.$$eval('[data-reading="picture"] svg g.cluster[id^="kernel"]', (gs) => gs.length) > 0, true, 'the link\'s kernels choice');
+  await page.context().close();
+});
