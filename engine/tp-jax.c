@@ -833,6 +833,7 @@ tp_session_build_jax (TpSession *s)
     out.failed = true;
   else
     put_program (&j);
+  s->reading_len[TP_READING_JAX] = out.len;
   s->readings[TP_READING_JAX] = tp_session_steal_exact (&out);
   return s->readings[TP_READING_JAX] != NULL;
 }

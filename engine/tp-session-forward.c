@@ -411,6 +411,7 @@ take:
       tp_buf_clear (&out);
       return false;
     }
+  s->reading_len[TP_READING_FORWARD] = out.len;
   s->readings[TP_READING_FORWARD] = tp_session_steal_exact (&out);
   return s->readings[TP_READING_FORWARD] != NULL;
 }

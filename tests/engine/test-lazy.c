@@ -292,6 +292,25 @@ test_write_json (void)
   tp_session_free (s);
 }
 
+/* Every reading's length is its text's (the wasm seam copies
+ * tp_session_reading_length bytes: the forward and jax readings once gave
+ * 0 there). */
+static void
+test_reading_lengths (void)
+{
+  TpSession *s = tp_test_compile (readme, NULL, "error", TP_STATUS_OK);
+
+  for (int r = 0; r < TP_N_READINGS; r++)
+    {
+      const char *text = tp_session_reading (s, (TpReading) r);
+
+      g_assert_cmpuint (strlen (text), >, 0);
+      g_assert_cmpuint (tp_session_reading_length (s, (TpReading) r), ==,
+                        strlen (text));
+    }
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -302,5 +321,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/lazy/own-allocator", test_own_allocator);
   g_test_add_func ("/topos/lazy/interrupt", test_interrupt);
   g_test_add_func ("/topos/lazy/write-json", test_write_json);
+  g_test_add_func ("/topos/lazy/reading-lengths", test_reading_lengths);
   return g_test_run ();
 }

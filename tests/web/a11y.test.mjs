@@ -115,7 +115,7 @@ test('tabs and panels name each other; one tab stop, arrows move between tabs', 
     assert.equal(role, 'tabpanel', `${id} controls a tab panel`);
     assert.equal(labelledBy, id, `that panel is named by ${id}`);
   }
-  assert.equal(pairs.length, 9, 'the six readings, check, memory and train');
+  assert.equal(pairs.length, 12, 'the six readings, check, memory, train, optimised, fusion and forward');
   assert.deepEqual(await page.$$eval('.tabs [role="tab"]', (ts) => ts.filter((t) => t.tabIndex === 0).map((t) => t.dataset.tab)), ['spec']);
   await page.focus('#tab-spec');
   await page.keyboard.press('ArrowRight');

@@ -3,7 +3,8 @@
 // Only what the page shows crosses over: the JSON (67 MB for a 5,000-line
 // program, most of it the map and the nodes' values) stays here.
 //
-// in:  {id, program, target, observe, exact}
+// in:  {id, program, target, observe, exact, optimize, remat: [names] or
+//       'auto', direction, kernels} (the last four: passes.js, forward.js)
 // out: first {id, part: reading, text: engine text} for each text reading
 //      (spec, derivative, plan, stablehlo, values, dot, summary), each a
 //      message of its own, so the page takes in one at a time (a
@@ -34,10 +35,15 @@
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
+// in:  {id: "pass-N", pass: {of: read id, reading: optimized|fusion|forward|jax}}
+// out: {id, text, html: markup lines | long: {lines, starts, nodes}, forward:
+//      the JSON's forward member (forward only)} or {id, gone: true}
+//      (passes.js: a pass's reading, made only when its tab is shown)
 import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 import { exactNode, lazyExactTensors, parseExact } from './grid.js';
+import { passReading, passChunk, readFlags, DOT_KERNELS_MEMBER } from './pass-readings.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -89,22 +95,31 @@ function readingText(which) {
 // What the session last read, so a training request recompiles only when
 // its program or choices differ.
 let lastRead = null;
-const readKey = ({ program, target, observe, exact }) => JSON.stringify([program, target || '', observe || [], !!exact]);
+const readKey = ({ program, target, observe, exact, optimize, remat, direction }) =>
+  JSON.stringify([program, target || '', observe || [], !!exact, !!optimize, remat || [], direction || '']);
 
 function read(request) {
   lastRead = readKey(request);
-  const { program, target, observe, exact } = request;
+  const { program, target, observe } = request;
+  const { flags, remat, direction } = readFlags(request);
   const src = encoder.encode(program);
   const tgt = encoder.encode(target || '');
   const obs = encoder.encode((observe || []).map((n) => n + '\n').join(''));
-  const ps = heapBytes(src), pt = heapBytes(tgt), po = heapBytes(obs);
+  const rem = encoder.encode(remat.map((n) => n + '\n').join(''));
+  const dir = encoder.encode(direction);
+  const ps = heapBytes(src), pt = heapBytes(tgt), po = heapBytes(obs), pr = heapBytes(rem), pd = heapBytes(dir);
   try {
-    return engine._tp_wasm_read(ps, src.length, pt, po, obs.length, exact ? 1 : 0);
+    return engine._tp_wasm_read(ps, src.length, pt, po, obs.length, flags, pr, rem.length, pd);
   } finally {
-    engine._free(ps);
-    engine._free(pt);
-    engine._free(po);
+    for (const p of [ps, pt, po, pr, pd]) engine._free(p);
   }
+}
+
+// Chosen members of the last read's JSON (tp_wasm_json_members: bit k of
+// the TpJsonMember mask), parsed.
+function jsonMembers(bit) {
+  const ptr = engine._tp_wasm_json_members(bit < 32 ? 2 ** bit : 0, bit < 32 ? 0 : 2 ** (bit - 32));
+  return JSON.parse(decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_json_members_length())));
 }
 
 // The last read's JSON: whole (what `topos --json` prints), or without its
@@ -133,17 +148,18 @@ function names(nameOf) {
 // was 70% of the time JSON.parse took.
 const MAP_READINGS = ['spec', 'derivative', 'plan', 'stablehlo', 'values'];   // TpReading 0 to 4
 function readMaps() {
-  if (!mapNames) mapNames = { classNames: names(engine._tp_wasm_token_class_name), roleNames: names(engine._tp_wasm_line_role_name) };
   const maps = {};
-  MAP_READINGS.forEach((r, which) => {
-    const ptr = engine._tp_wasm_map(which);
-    const n = engine._tp_wasm_map_length(which);
-    if (!ptr || n < 2) throw new Error('the page ran out of memory');
-    const v = new Int32Array(engine.HEAPU8.buffer, ptr, n);
-    const lines = v.slice(2, 2 + 2 * v[0]);
-    maps[r] = { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
-  });
+  MAP_READINGS.forEach((r, which) => { maps[r] = readMap(which); });
   return maps;
+}
+function readMap(which) {
+  if (!mapNames) mapNames = { classNames: names(engine._tp_wasm_token_class_name), roleNames: names(engine._tp_wasm_line_role_name) };
+  const ptr = engine._tp_wasm_map(which);
+  const n = engine._tp_wasm_map_length(which);
+  if (!ptr || n < 2) throw new Error('the page ran out of memory');
+  const v = new Int32Array(engine.HEAPU8.buffer, ptr, n);
+  const lines = v.slice(2, 2 + 2 * v[0]);
+  return { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
 }
 
 // Trains on the request's program: the engine's train JSON, loss-curve SVG
@@ -213,7 +229,20 @@ self.onmessage = async (event) => {
     const { of, reading, index } = request.chunk;
     const prep = last.id === of ? last.preps?.[reading] : null;
     if (!prep) self.postMessage({ id: request.id, gone: true });
-    else self.postMessage({ id: request.id, html: linesHtml(prep, index * CHUNK_LINES, (index + 1) * CHUNK_LINES).join('') });
+    else self.postMessage({ id: request.id, html: passChunk(prep, linesHtml(prep, index * CHUNK_LINES, (index + 1) * CHUNK_LINES)).join('') });
+    return;
+  }
+  if (request.pass) {
+    const { of, reading } = request.pass;
+    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    else {
+      try {
+        const { transfer = [], ...out } = passReading(reading, last, { readingText, readMap, jsonMembers, chunkStarts });
+        self.postMessage({ id: request.id, ...out }, transfer);
+      } catch (error) {
+        self.postMessage({ id: request.id, fatal: String(error?.message || error) });
+      }
+    }
     return;
   }
   if (request.value) {
@@ -244,7 +273,10 @@ self.onmessage = async (event) => {
     const t1 = performance.now();
     const result = JSON.parse(json);
     const preps = prepareReadings(result, maps, lazyExactTensors(json, result.names || [], result.gradient_nodes));
-    last = { id: request.id, preps, facts: factSources(result, preps), json };
+    last = { id: request.id, preps, facts: factSources(result, preps), json, specNodes: result.spec_nodes ?? 0 };
+    // The picture's kernels as clusters, when asked (passes.js): the
+    // engine's DOT with the fusion's kernels, in place of the plain one.
+    if (request.kernels && status === 0) result.dot = jsonMembers(DOT_KERNELS_MEMBER).dot_kernels ?? result.dot;
     const html = {}, long = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {
       if (prep.all.length <= LONG_LINES) {
@@ -263,6 +295,8 @@ self.onmessage = async (event) => {
       id: request.id, status, html, long,
       names, sources, target: result.target, observe: result.observe,
       diagnostics: result.diagnostics,
+      // what the pass panes and controls show (passes.js)
+      passes: { remat: result.remat ?? null, fusion: result.fusion?.sentence ?? null, specNodes: result.spec_nodes ?? 0 },
       ms: { engine: t1 - t0, markup: t2 - t1 },
     }, transfer);
     // The teaching facts after the readings, in a message of their own:

@@ -18,7 +18,7 @@
 //   [data-reading=check|check-verdict|memory] the check tab (the check
 //   reading's text, the verdict from the JSON) and the memory chart's SVG,
 //   of the last program that read (marked stale while one does not).
-import { TABS, TEACH_TABS, VIEWS, parseHash } from './state.js';
+import { PASS_TABS, TABS, TEACH_TABS, VIEWS, parseHash } from './state.js';
 import { Drafts, draftTitle } from './drafts.js';
 import { createTeach } from './teach.js';
 import { Announcer } from './announce.js';
@@ -30,6 +30,7 @@ import { applySelection, revealSelected, showSelected, wireSelection } from './s
 import { applyChoices, wireChoices } from './choices.js';
 import { applyZoom, startGraphWorker, wirePicture } from './picture-pane.js';
 import { saveTape, wireDownloads } from './downloads.js';
+import { createPasses } from './passes.js';
 import { pickFile, showDraft, showStorageProblem, startingDraft, undoSampleLoad, wireDrafts } from './drafts-ui.js';
 
 function showView(tab) {
@@ -40,9 +41,10 @@ function showView(tab) {
     b.setAttribute('aria-selected', String(b.dataset.tab === chosen.tab));
     b.tabIndex = b.dataset.tab === chosen.tab ? 0 : -1;   // one tab stop; arrows move between tabs
   }
-  for (const name of [...TABS, ...TEACH_TABS]) paneEl(name).classList.toggle('active', name === chosen.tab);
+  for (const name of [...TABS, ...TEACH_TABS, ...PASS_TABS]) paneEl(name).classList.toggle('active', name === chosen.tab);
   showDeferred();
   page.teach.viewChanged();
+  page.passes.viewChanged();
   applyZoom();
   // The selected node (the step's, while stepping) in view in what is shown.
   revealSelected(chosen.tab === 'tiled' ? TABS : [chosen.tab]);
@@ -146,9 +148,11 @@ function openState(h) {
   chosen.target = h.target;
   chosen.observe = h.observe;
   chosen.exact = h.exact;
+  Object.assign(chosen, { optimize: h.optimize, remat: h.remat, direction: h.direction, kernels: h.kernels });
   drafts.update(drafts.current, { target: chosen.target, observe: chosen.observe, exact: chosen.exact });
   showView(h.tab);
   applyChoices();
+  page.passes.applyPassChoices();
   scheduleRead();
 }
 
@@ -176,12 +180,15 @@ page.teach = createTeach({
   // the readings shown (or null).
   nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),
 });
+// The passes' panes and choices (passes.js, forward.js).
+page.passes = createPasses();
 wireEditorLinks();
 wirePanes();
 wireSelection();
 wireChoices();
 wirePicture();
 wireDownloads();
+page.passes.wire();
 wireDrafts();
 wireTabs();
 wireShare();

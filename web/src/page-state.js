@@ -13,7 +13,10 @@ export const unpackNames = ({ text, nodes, scalar }) => ({ list: text === '' ? [
 
 export const page = {
   // What the reader chose; mirrored in the URL hash (writeHash).
-  chosen: { program: '', target: '', observe: '', exact: false, tab: 'spec' },
+  chosen: { program: '', target: '', observe: '', exact: false, tab: 'spec',
+    // the passes (passes.js, forward.js): optimise, rematerialise (names,
+    // or 'auto'), forward mode's direction ('': seeded), kernels as clusters
+    optimize: false, remat: [], direction: '', kernels: false },
   selected: null,           // the node highlighted across readings, or null
   // Of the last program that read (none: the empty program's):
   names: unpackNames({ text: '', nodes: new Int32Array(0), scalar: new Uint8Array(0) }),
@@ -27,11 +30,12 @@ export const page = {
   shownRequest: null,       // ... and what it asked
   pasted: null,             // the program as a paste left it, until it reads or is edited
   // Work in flight; the page is "busy" while any of it is.
-  work: { timer: false, engine: false, graph: false, facts: false, teach: false, plain: false, fatal: false },
+  work: { timer: false, engine: false, graph: false, facts: false, teach: false, plain: false, passes: false, fatal: false },
   // The long-lived objects, made by main.js at the start.
   view: null,               // the editor (editor.js)
   drafts: null,             // the drafts (drafts.js)
   teach: null,              // the teaching panes (teach.js)
+  passes: null,             // the passes' panes and choices (passes.js)
   announcer: null,          // the live region's sentences (announce.js)
 };
 
@@ -54,7 +58,7 @@ export const paneEl = (name) => document.querySelector(`[data-pane="${name}"]`);
 // document.body.dataset.state: "busy" while work is in flight, else "ready".
 export function updateBusy() {
   const w = page.work;
-  const busy = w.timer || w.engine || w.graph || w.facts || w.teach || w.plain;
+  const busy = w.timer || w.engine || w.graph || w.facts || w.teach || w.plain || w.passes;
   const next = busy && !w.fatal ? 'busy' : 'ready';
   if (document.body.dataset.state !== next) document.body.dataset.state = next;   // a change only, for observers
   if (!busy && stats.firstReadingsMs === null) {
@@ -74,10 +78,13 @@ export const teachSeen = () => TEACH_TABS.includes(page.chosen.tab) || page.sele
 // two such requests apart.
 export function currentRead() {
   const c = page.chosen;
-  return { program: c.program, target: c.target, observe: c.observe ? [c.observe] : [], exact: c.exact };
+  return {
+    program: c.program, target: c.target, observe: c.observe ? [c.observe] : [], exact: c.exact,
+    optimize: c.optimize, remat: c.remat, direction: c.direction, kernels: c.kernels,
+  };
 }
 export function requestKey(r) {
-  return JSON.stringify([r.program, r.target, r.observe, r.exact]);
+  return JSON.stringify([r.program, r.target, r.observe, r.exact, !!r.optimize, r.remat || [], r.direction || '', !!r.kernels]);
 }
 
 // A program past this many characters stays out of the address bar while

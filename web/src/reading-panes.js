@@ -187,6 +187,7 @@ export function showResult(msg) {
   showChoiceNote();
   expectTeach(msg.id, refused, teachSeen());
   showPicture(msg.text.dot, refused);
+  page.passes.resultShown(msg);
   applySelection();
   selectAtCursor();
   updateDownloads();

@@ -2,7 +2,7 @@
 // every reading, the picture, the memory chart and the editor (its
 // expression's source span), and brought into view in the other panes.
 import { page, paneEl, readingEl, sourceOf } from './page-state.js';
-import { TABS } from './state.js';
+import { PASS_TABS, TABS } from './state.js';
 import { showSourceSpan } from './source-span.js';
 import { longReadings } from './reading-panes.js';
 
@@ -33,7 +33,7 @@ export function showSelected(node, origin = null) {
   page.selected = node;
   applySelection();
   if (node === null) return;
-  revealSelected([...TABS, 'memory'], origin);
+  revealSelected([...TABS, 'memory', ...PASS_TABS], origin);
 }
 
 // The selected node brought into view in those of panes (names) that are
