@@ -38,5 +38,17 @@ suites='engine|cli|fmt|math|hlo|fuzz|stress'
 skip='stablehlo-roundtrip|math-wasm'
 mapfile -t tests < <(meson test -C "$build" --list 2>/dev/null \
   | sed -n -E "s/^[^:]+:($suites) \/ //p" | grep -v -x -E "$skip")
+# meson test picks tests by name across every suite: a name shared with
+# a GTK or web test would run that one too, outside what ASan can vouch for.
+mapfile -t others < <(meson test -C "$build" --list 2>/dev/null \
+  | grep -v -E "^[^:]+:($suites) / " | sed -E 's/^[^/]+\/ //')
+for t in "${tests[@]}"; do
+  for o in "${others[@]}"; do
+    if [ "$t" = "$o" ]; then
+      echo "sanitize.sh: the test name '$t' is in two suites; rename one" >&2
+      exit 1
+    fi
+  done
+done
 echo "sanitizers: ${#tests[@]} tests under ASan + UBSan in $build"
 meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 2 "${tests[@]}"
