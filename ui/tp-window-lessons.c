@@ -41,6 +41,8 @@ tp_window_lesson_finished_cb (TpWindow *self)
 
 /* {==== opening a lesson ====} */
 
+static void tp_window_show_lessons (TpWindow *self);
+
 /* Takes @lesson (a reference) into the window: its starting program
  * replaces the text as one undoable edit.  @index is its place in the
  * course, or -1. */
@@ -59,7 +61,7 @@ tp_window_take_lesson (TpWindow    *self,
   tp_document_set_text (self->document, start);
   if (index >= 0)
     g_settings_set_string (self->settings, "lesson-current", tp_course_id ((guint) index));
-  tp_window_set_lessons (self, TRUE);
+  tp_window_show_lessons (self);
 }
 
 /* The window a lesson goes to: this one, unless its program is a file's
@@ -76,12 +78,23 @@ tp_window_lesson_window (TpWindow *self)
   return window;
 }
 
+/* Shows the pane (not opening the current lesson, as F8 does). */
+static void
+tp_window_show_lessons (TpWindow *self)
+{
+  if (tp_window_get_lessons (self))
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->lesson_pane), TRUE);
+  g_object_notify (G_OBJECT (self), "lessons");
+}
+
+/* The program, and the lesson being taken, stay as they were. */
 static void
 tp_window_lesson_refused (TpWindow   *self,
                           const char *message)
 {
+  tp_window_show_lessons (self);
   tp_lesson_pane_set_error (self->lesson_pane, message);
-  tp_window_set_lessons (self, TRUE);
 }
 
 void
