@@ -541,14 +541,14 @@ tp_lesson_pane_init (TpLessonPane *self)
   heading (goals, _("Goals"));
   gtk_box_append (GTK_BOX (goals), self->goals_box);
   gtk_box_append (GTK_BOX (goals), GTK_WIDGET (self->status_label));
-  self->train_button = button_new (self, _("_Train to Check"), "train",
+  self->train_button = button_new (self, _("Train an_d Check"), "train",
                                    G_CALLBACK (train_clicked_cb));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->train_button),
                                _("Train the program with its settings and grade the training goals"));
   gtk_widget_set_visible (GTK_WIDGET (self->train_button), FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->train_button), GTK_ALIGN_START);
   gtk_box_append (GTK_BOX (goals), GTK_WIDGET (self->train_button));
-  self->next_lesson_button = button_new (self, _("Go to the Ne_xt Lesson"), "next-lesson",
+  self->next_lesson_button = button_new (self, _("_Go to the Next Lesson"), "next-lesson",
                                          G_CALLBACK (next_clicked_cb));
   gtk_widget_add_css_class (GTK_WIDGET (self->next_lesson_button), "suggested-action");
   gtk_widget_set_halign (GTK_WIDGET (self->next_lesson_button), GTK_ALIGN_START);
@@ -572,9 +572,9 @@ tp_lesson_pane_init (TpLessonPane *self)
 
   gtk_widget_add_css_class (bar, "lesson-bar");
   /* Translators: the Lessons pane's buttons */
-  self->previous_button = button_new (self, _("_Previous"), "previous", G_CALLBACK (previous_clicked_cb));
+  self->previous_button = button_new (self, _("Pre_vious"), "previous", G_CALLBACK (previous_clicked_cb));
   self->next_button = button_new (self, _("_Next"), "next", G_CALLBACK (next_clicked_cb));
-  self->solution_button = button_new (self, _("Show _Solution…"), "solution", G_CALLBACK (solution_clicked_cb));
+  self->solution_button = button_new (self, _("Show Sol_ution…"), "solution", G_CALLBACK (solution_clicked_cb));
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->previous_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->next_button));
