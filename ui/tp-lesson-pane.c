@@ -44,6 +44,7 @@ struct _TpLessonPane
   GtkButton *previous_button;
   GtkButton *next_button;
   GtkButton *solution_button;
+  GtkScrolledWindow *scrolled[2];   /* the text's and the goals' */
   GArray *goals;                /* GoalRow */
   guint hints_shown;
   int index;
@@ -359,6 +360,8 @@ tp_lesson_pane_show_lesson (TpLessonPane *self)
   remove_children (self->hints_box);
   self->hints_shown = 0;
   self->goal_hints = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (self->scrolled); i++)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scrolled[i]), 0);
   self->finished = FALSE;
   if (lesson == NULL)
     {
@@ -560,6 +563,8 @@ tp_lesson_pane_init (TpLessonPane *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (goals_scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (goals_scrolled), goals);
   gtk_widget_add_css_class (goals_scrolled, "lesson-goals");
+  self->scrolled[0] = GTK_SCROLLED_WINDOW (scrolled);
+  self->scrolled[1] = GTK_SCROLLED_WINDOW (goals_scrolled);
   gtk_paned_set_start_child (GTK_PANED (paned), scrolled);
   gtk_paned_set_end_child (GTK_PANED (paned), goals_scrolled);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);

@@ -1,5 +1,6 @@
 /* tp-window-lessons.c: the window's lessons (docs/lessons.md): the
- * Lessons pane beside the editor (F8), the built-in course and its
+ * Lessons pane beside the editor (F8, in tp-window-actions.c's
+ * shortcuts with Ctrl+Shift+O), the built-in course and its
  * progress in GSettings, a lesson opened from a file (File > Open
  * Lesson…, or dropped on the window), and the solution behind a
  * confirmation.  A lesson that cannot be read is shown with the engine's
@@ -58,6 +59,10 @@ tp_window_take_lesson (TpWindow    *self,
   tp_lesson_pane_set_error (self->lesson_pane, NULL);
   tp_lesson_pane_set_place (self->lesson_pane, index, tp_course_n_lessons ());
   tp_document_set_lesson (self->document, lesson);
+  /* the lesson's program is read with the defaults: the last scalar,
+   * nothing observed */
+  tp_document_set_target (self->document, NULL);
+  tp_document_set_observe (self->document, NULL);
   tp_document_set_text (self->document, start);
   if (index >= 0)
     g_settings_set_string (self->settings, "lesson-current", tp_course_id ((guint) index));
@@ -333,8 +338,6 @@ _tp_window_class_lessons_init (GtkWidgetClass *widget_class)
 void
 _tp_window_init_lessons (TpWindow *self)
 {
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-
   self->lesson_index = -1;
   tp_lesson_pane_set_document (self->lesson_pane, self->document);
   g_signal_connect_object (self->lesson_pane, "navigate",
@@ -343,13 +346,4 @@ _tp_window_init_lessons (TpWindow *self)
                            G_CALLBACK (tp_window_lesson_solution_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->lesson_pane, "finished",
                            G_CALLBACK (tp_window_lesson_finished_cb), self, G_CONNECT_SWAPPED);
-  gtk_event_controller_set_name (controller, "tp-window-lesson-shortcuts");
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
-                                                          gtk_named_action_new ("win.lessons")));
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK),
-                                                          gtk_named_action_new ("win.open-lesson")));
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
