@@ -21,6 +21,7 @@
 #include "tp-ui-test-util.h"
 #include "tp-ui-test-window.h"
 #include "tp-window.h"
+#include "tp-window-private.h"
 
 #define SUBPROCESS_TIMEOUT (120 * G_USEC_PER_SEC)
 
@@ -242,6 +243,16 @@ lessons_walk (void)
     wait_goal (window, 2, TP_GOAL_UNMET);
     g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (tp_lesson_pane_get_button (pane, "previous"))));
     g_assert_cmpstr (g_settings_get_string (settings, "lesson-current"), ==, "01-tape");
+  }
+  /* with the pane, the window still fits a 1280x720 projector */
+  {
+    int min_width = 0, min_height = 0;
+
+    gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+    gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, min_width, &min_height, NULL, NULL, NULL);
+    g_test_message ("the window with the Lessons pane: at least %dx%d", min_width, min_height);
+    g_assert_cmpint (min_width, <=, 1280);
+    g_assert_cmpint (min_height, <=, 720);
   }
   /* F8 hides the pane */
   tp_test_press (GTK_WIDGET (window), "F8");
@@ -551,6 +562,30 @@ lessons_refused (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A .lesson file dropped on the window opens as a lesson (the window's
+ * drop handler, given the file list a drop gives). */
+static void
+lessons_drop (void)
+{
+  TpWindow *window = window_focused ();
+  g_autoptr(GFile) file = lesson_file ("dropped.lesson", hostile, sizeof hostile - 1);
+  GSList files = { file, NULL };
+  GValue value = G_VALUE_INIT;
+  g_autofree char *text = NULL;
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_set_boxed (&value, &files);
+  g_assert_true (_tp_window_drop_cb (NULL, &value, 10, 10, window));
+  g_value_unset (&value);
+  g_assert_true (tp_test_wait_until (has_lesson, window, 20));
+  g_assert_true (tp_window_get_lessons (window));
+  text = tp_document_dup_text (tp_window_get_document (window));
+  g_assert_cmpstr (text, ==, "w = parameter 1.0\n");
+  g_assert_cmpstr (gtk_label_get_text (tp_lesson_pane_get_title_label (pane_of (window))), ==,
+                   "<b>bold</b> &amp; <script>alert(1)</script>");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   const char *path;
@@ -563,6 +598,7 @@ static const LessonCase cases[] = {
   { "/ui/lessons/progress", lessons_progress },
   { "/ui/lessons/hostile", lessons_hostile },
   { "/ui/lessons/refused", lessons_refused },
+  { "/ui/lessons/drop", lessons_drop },
 };
 
 static void
