@@ -166,7 +166,12 @@ tp_window_lesson_read_cb (GObject      *source,
   lesson = tp_lesson_ref_new (bytes, FALSE, &message);
   if (lesson == NULL)
     {
-      tp_window_lesson_refused (self, message);
+      /* as a compiler says it: FILE:LINE:COLUMN: message */
+      GFile *file = g_task_get_task_data (G_TASK (result));
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *where = g_strdup_printf ("%s:%s", name, message);
+
+      tp_window_lesson_refused (self, where);
       return;
     }
   tp_window_take_lesson (tp_window_lesson_window (self), lesson, -1);

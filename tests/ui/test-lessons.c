@@ -548,11 +548,11 @@ lessons_refused (void)
       g_autofree char *text = NULL;
 
       g_assert_nonnull (diag);
-      expected = g_strdup_printf ("This lesson cannot be read: %u:%u: %s", diag->line, diag->column, diag->message);
+      expected = g_strdup_printf ("This lesson cannot be read: %s:%u:%u: %s", cases[i].name,
+                                  diag->line, diag->column, diag->message);
       tp_lesson_free (lesson);
       tp_lesson_pane_set_error (pane, NULL);
       tp_window_open_lesson_file (window, file);
-      g_test_message ("lesson %s", cases[i].name);
       g_assert_true (tp_test_wait_until (error_shown, window, 20));
       g_assert_cmpstr (gtk_label_get_text (tp_lesson_pane_get_error_label (pane)), ==, expected);
       text = tp_document_dup_text (document);
