@@ -68,7 +68,9 @@ wait_goal (TpWindow *window,
 {
   GoalWait w = { window, goal, state };
 
-  g_assert_true (tp_test_wait_until (goal_is, &w, 60));
+  if (!tp_test_wait_until (goal_is, &w, 60))
+    g_error ("goal %u is %d, not %d", goal, goal < tp_lesson_pane_get_n_goals (pane_of (window))
+             ? tp_lesson_pane_get_goal_state (pane_of (window), goal) : -1, state);
 }
 
 static gboolean
@@ -410,6 +412,36 @@ lessons_progress (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Lesson 8's training goal waits, ungraded, as the student types; Train
+ * and Check (a click) grades it, met for the solution. */
+G_GNUC_UNUSED static void
+lessons_training (void)
+{
+  TpWindow *window = window_focused ();
+  TpLessonPane *pane = pane_of (window);
+  TpDocument *document = tp_window_get_document (window);
+  const TpLessonGoal *goals;
+  size_t n = 0, length = 0;
+  guint trains = G_MAXUINT;
+  GtkWidget *button = GTK_WIDGET (tp_lesson_pane_get_button (pane, "train"));
+
+  g_assert_cmpint (tp_course_find ("08-training"), ==, 7);
+  tp_window_open_course_lesson (window, 7);
+  g_assert_true (tp_test_wait_until (graded, window, 60));
+  goals = tp_lesson_goals (tp_lesson_ref_get (tp_document_get_lesson (document)), &n);
+  for (size_t k = 0; k < n; k++)
+    if (goals[k].kind == TP_GOAL_TRAINS)
+      trains = (guint) k;
+  g_assert_cmpuint (trains, <, n);
+  tp_document_set_text (document, tp_lesson_solution (tp_lesson_ref_get (tp_document_get_lesson (document)),
+                                                      &length));
+  wait_goal (window, trains, TP_GOAL_UNGRADED);
+  g_assert_true (tp_test_wait_until (tp_test_window_mapped, button, 20));
+  tp_test_click (button, 8, 8);
+  wait_goal (window, trains, TP_GOAL_MET);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* {==== lessons from files ====} */
 
 static const char hostile[] =
@@ -596,6 +628,8 @@ static const LessonCase cases[] = {
   { "/ui/lessons/walk", lessons_walk },
   { "/ui/lessons/solution", lessons_solution },
   { "/ui/lessons/progress", lessons_progress },
+  /* not yet: Train and Check leaves the goal ungraded (a known bug,
+   * see the branch's report) */
   { "/ui/lessons/hostile", lessons_hostile },
   { "/ui/lessons/refused", lessons_refused },
   { "/ui/lessons/drop", lessons_drop },
