@@ -393,7 +393,10 @@ tp_application_open (GApplication  *app,
       if (tp_window_present_for_file (GTK_APPLICATION (app), files[i]))
         continue;
       window = tp_application_new_window (self);
-      tp_window_open_file (window, files[i]);
+      if (tp_window_is_lesson_file (files[i]))
+        tp_window_open_lesson_file (window, files[i]);
+      else
+        tp_window_open_file (window, files[i]);
     }
   if (window != NULL)
     tp_application_maybe_screenshot (self, window);

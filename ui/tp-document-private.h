@@ -1,6 +1,7 @@
 /* tp-document-private.h: the document's instance, shared by
- * tp-document.c (the text, the choices, the readings, the drafts) and
- * tp-document-files.c (loading and saving). */
+ * tp-document.c (the text, the choices, the readings),
+ * tp-document-drafts.c (the drafts), tp-document-files.c (loading and
+ * saving) and tp-document-lesson.c (the lesson and its grade). */
 #pragma once
 
 #include "tp-document.h"
@@ -24,6 +25,9 @@ struct _TpDocument
   TpDrafts *drafts;             /* the application's, or NULL */
   char *draft_id;
   char *comment;                /* the text's first comment, or NULL */
+  TpLessonRef *lesson;          /* the lesson being taken, or NULL */
+  GArray *answers;              /* gint32 per question, -1 unanswered */
+  TpLessonGrade *grade;         /* the newest grade of the lesson */
 
   guint diag_line;
   guint diag_column;
@@ -40,11 +44,26 @@ struct _TpDocument
   guint exact : 1;
   guint stale : 1;
   guint loading : 1;
+  guint read_here : 1;          /* the last read was tp_document_recompute_now's */
 };
 
 /* Something the readings depend on changed: read again after
  * @delay_ms (0 for the next idle). */
 void _tp_document_queue_recompute (TpDocument *self,
                                    guint       delay_ms);
+
+/* tp-document-drafts.c: writes a draft, a second after the last change */
+void _tp_document_draft_cb (gpointer data);
+
+/* tp-document-lesson.c */
+void _tp_document_lesson_class_init (GObjectClass  *klass);
+void _tp_document_lesson_finalize   (TpDocument    *self);
+/* The lesson, answers and grading flags a read takes along. */
+void _tp_document_lesson_read       (TpDocument    *self,
+                                     TpRead        *read);
+/* A grade of generation @generation (taken over; NULL: none came). */
+void _tp_document_take_grade        (TpDocument    *self,
+                                     int            generation,
+                                     TpLessonGrade *grade);
 
 G_END_DECLS

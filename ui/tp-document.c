@@ -158,12 +158,14 @@ tp_document_attach_teaching (TpDocument *self,
 }
 
 static void
-tp_document_teach_cb (GObject    *owner,
-                      int         generation,
-                      TpTeaching *teaching,
-                      TpChecked  *checked)
+tp_document_teach_cb (GObject       *owner,
+                      int            generation,
+                      TpTeaching    *teaching,
+                      TpChecked     *checked,
+                      TpLessonGrade *grade)
 {
   tp_document_attach_teaching (TP_DOCUMENT (owner), generation, teaching, checked);
+  _tp_document_take_grade (TP_DOCUMENT (owner), generation, grade);
 }
 
 /* What to read now: the text and the choices. */
@@ -180,6 +182,7 @@ tp_document_new_read (TpDocument *self,
   read->target = g_strdup (self->target);
   read->observe = g_strdup (self->observe);
   read->exact = self->exact;
+  _tp_document_lesson_read (self, read);
 }
 
 static void
@@ -189,6 +192,7 @@ tp_document_recompute_cb (gpointer data)
   TpRead read;
 
   self->recompute_source = 0;
+  self->read_here = FALSE;
   tp_document_new_read (self, &read);
   self->asked_serial = self->text_serial;
   tp_reader_push (self->reader, self->generation, &read);
@@ -236,132 +240,9 @@ tp_document_recompute_now (TpDocument *self)
       tp_read_teach (self->session, &teaching, &checked);
       tp_document_attach_teaching (self, self->generation, teaching, checked);
     }
+  self->read_here = TRUE;
+  _tp_document_take_grade (self, self->generation, tp_read_grade (&read, self->session));
   tp_read_clear (&read);
-}
-
-/* {==== drafts ====} */
-
-/* The application's drafts (tp-drafts.h): a document with unsaved edits
- * keeps one there, written a second after the last change; none is kept
- * without a TpDrafts. */
-void
-tp_document_set_drafts (TpDocument *self,
-                        TpDrafts   *drafts)
-{
-  g_return_if_fail (TP_IS_DOCUMENT (self));
-  g_return_if_fail (drafts == NULL || TP_IS_DRAFTS (drafts));
-
-  g_set_object (&self->drafts, drafts);
-}
-
-const char *
-tp_document_get_draft_id (TpDocument *self)
-{
-  g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
-
-  return self->draft_id;
-}
-
-/**
- * tp_document_save_draft_now:
- *
- * Writes the text and the choices to the drafts, so that unsaved edits
- * survive a crash.
- */
-void
-tp_document_save_draft_now (TpDocument *self)
-{
-  g_autoptr(GError) error = NULL;
-  TpDraft draft = { 0 };
-
-  g_return_if_fail (TP_IS_DOCUMENT (self));
-
-  g_clear_handle_id (&self->draft_source, g_source_remove);
-  if (self->drafts == NULL)
-    return;
-  if (self->draft_id == NULL)
-    self->draft_id = tp_drafts_new_id (self->drafts);
-  draft.text = tp_document_dup_text (self);
-  draft.uri = self->file != NULL ? g_file_get_uri (self->file) : NULL;
-  draft.target = g_strdup (self->target);
-  draft.observe = g_strdup (self->observe);
-  draft.exact = self->exact;
-  if (!tp_drafts_save (self->drafts, self->draft_id, &draft, &error))
-    g_warning ("Cannot keep a draft: %s", error->message);
-  tp_draft_clear (&draft);
-}
-
-void
-tp_document_discard_draft (TpDocument *self)
-{
-  g_return_if_fail (TP_IS_DOCUMENT (self));
-
-  g_clear_handle_id (&self->draft_source, g_source_remove);
-  if (self->draft_id != NULL)
-    {
-      if (self->drafts != NULL)
-        tp_drafts_discard (self->drafts, self->draft_id);
-      g_clear_pointer (&self->draft_id, g_free);
-    }
-}
-
-/**
- * tp_document_restore_draft:
- *
- * Loads the draft @draft_id from the document's drafts.  The document
- * takes the draft over (it keeps its id) and is marked modified.
- */
-gboolean
-tp_document_restore_draft (TpDocument  *self,
-                           const char  *draft_id,
-                           GError     **error)
-{
-  TpDraft draft = { 0 };
-
-  g_return_val_if_fail (TP_IS_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (draft_id != NULL, FALSE);
-
-  if (self->drafts == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "the document keeps no drafts");
-      return FALSE;
-    }
-  if (!tp_drafts_load (self->drafts, draft_id, &draft, error))
-    return FALSE;
-
-  g_object_freeze_notify (G_OBJECT (self));
-  self->loading = TRUE;
-  /* the draft is where the window starts: Ctrl+Z does not empty it */
-  gtk_text_buffer_begin_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), draft.text, -1);
-  gtk_text_buffer_end_irreversible_action (GTK_TEXT_BUFFER (self->buffer));
-  self->loading = FALSE;
-  if (draft.uri != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_uri (draft.uri);
-      tp_document_set_file (self, file);
-    }
-  tp_document_set_target (self, draft.target);
-  tp_document_set_observe (self, draft.observe);
-  tp_document_set_exact (self, draft.exact);
-  g_free (self->draft_id);
-  self->draft_id = g_strdup (draft_id);
-  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (self->buffer), TRUE);
-  g_clear_handle_id (&self->draft_source, g_source_remove);
-  _tp_document_queue_recompute (self, 0);
-  g_object_thaw_notify (G_OBJECT (self));
-  tp_draft_clear (&draft);
-  return TRUE;
-}
-
-static void
-tp_document_draft_cb (gpointer data)
-{
-  TpDocument *self = data;
-
-  self->draft_source = 0;
-  if (gtk_text_buffer_get_modified (GTK_TEXT_BUFFER (self->buffer)))
-    tp_document_save_draft_now (self);
 }
 
 /* {==== buffer signals ====} */
@@ -436,7 +317,7 @@ tp_document_changed_cb (TpDocument    *self,
   if (gtk_text_buffer_get_modified (buffer))
     {
       g_clear_handle_id (&self->draft_source, g_source_remove);
-      self->draft_source = g_timeout_add_once (TP_DRAFT_DELAY_MS, tp_document_draft_cb, self);
+      self->draft_source = g_timeout_add_once (TP_DRAFT_DELAY_MS, _tp_document_draft_cb, self);
     }
 }
 
@@ -482,6 +363,7 @@ tp_document_finalize (GObject *object)
   g_free (self->draft_id);
   g_free (self->comment);
   g_clear_object (&self->drafts);
+  _tp_document_lesson_finalize (self);
 
   G_OBJECT_CLASS (tp_document_parent_class)->finalize (object);
 }
@@ -581,6 +463,7 @@ tp_document_class_init (TpDocumentClass *klass)
   object_class->finalize = tp_document_finalize;
   object_class->get_property = tp_document_get_property;
   object_class->set_property = tp_document_set_property;
+  _tp_document_lesson_class_init (object_class);
 
   properties[PROP_BUFFER] =
     g_param_spec_object ("buffer", NULL, NULL, GTK_SOURCE_TYPE_BUFFER, ro);

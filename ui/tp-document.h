@@ -11,6 +11,7 @@
 
 #include "tp-drafts.h"
 #include "tp-engine.h"
+#include "tp-lesson.h"
 #include "tp-readings.h"
 #include "tp-types.h"
 
@@ -62,6 +63,24 @@ gboolean         tp_document_is_pristine              (TpDocument  *self);
 void             tp_document_recompute_now            (TpDocument  *self);
 void             tp_document_set_recompute_delay      (TpDocument  *self,
                                                        guint        delay_ms);
+
+/* The lesson being taken (tp-document-lesson.c): its choices are the
+ * compile's, and after each compile's teaching results the session is
+ * graded against it ("grade-changed" is emitted).  Answering a question
+ * grades again without compiling. */
+void             tp_document_set_lesson               (TpDocument  *self,
+                                                       TpLessonRef *lesson);
+TpLessonRef     *tp_document_get_lesson               (TpDocument  *self);
+void             tp_document_set_answer               (TpDocument  *self,
+                                                       guint        question,
+                                                       int          choice);
+int              tp_document_get_answer               (TpDocument  *self,
+                                                       guint        question);
+/* The newest grade, or NULL (none yet, or no lesson). */
+const TpGrade   *tp_document_get_grade                (TpDocument  *self);
+/* Grades once more with the training goals trained (they are left
+ * ungraded as the student types). */
+void             tp_document_grade_training           (TpDocument  *self);
 
 /* Statements and lines, from the engine's names list: line numbers are
  * 1-based source lines of the text the readings were made from. */

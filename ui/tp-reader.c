@@ -28,6 +28,9 @@ tp_read_run (TpRead    *read,
     .exact = read->exact,
   };
 
+  if (read->lesson != NULL)
+    tp_lesson_choices (tp_lesson_ref_get (read->lesson), &choices);
+
   if (session == NULL)
     {
       read->status = TP_STATUS_NO_MEMORY;
@@ -64,9 +67,26 @@ tp_read_teach (TpSession   *session,
   *checked = tp_checked_new_from_session (session);
 }
 
+TpLessonGrade *
+tp_read_grade (TpRead    *read,
+               TpSession *session)
+{
+  TpGrade *grade;
+
+  if (read->lesson == NULL || session == NULL)
+    return NULL;
+  grade = tp_lesson_grade (tp_lesson_ref_get (read->lesson), session,
+                           read->answers, read->n_answers, read->grade_flags);
+  if (grade != NULL && tp_grade_interrupted (grade))
+    g_clear_pointer (&grade, tp_grade_free);
+  return grade != NULL ? tp_lesson_grade_new (read->lesson, grade) : NULL;
+}
+
 void
 tp_read_clear (TpRead *read)
 {
+  g_clear_pointer (&read->lesson, tp_lesson_ref_unref);
+  g_clear_pointer (&read->answers, g_free);
   g_clear_pointer (&read->source, g_free);
   g_clear_pointer (&read->target, g_free);
   g_clear_pointer (&read->observe, g_free);
@@ -105,7 +125,9 @@ typedef struct
   TpRead read;
   TpTeaching *teaching;         /* made after the readings */
   TpChecked *checked;
+  TpLessonGrade *grade;         /* the lesson's, after the teaching */
   gboolean teach;               /* the teaching post, not the readings' */
+  gboolean grade_only;          /* grade the last compile, compile nothing */
 } TpReadJob;
 
 static void
@@ -117,6 +139,7 @@ tp_read_job_free (gpointer data)
   tp_read_clear (&job->read);
   tp_teaching_free (job->teaching);
   tp_checked_free (job->checked);
+  tp_lesson_grade_free (job->grade);
   g_free (job);
 }
 
@@ -130,7 +153,7 @@ tp_reader_done_cb (gpointer data)
     return G_SOURCE_REMOVE;
   if (job->teach)
     job->state->teach (owner, job->generation, g_steal_pointer (&job->teaching),
-                       g_steal_pointer (&job->checked));
+                       g_steal_pointer (&job->checked), g_steal_pointer (&job->grade));
   else
     job->state->done (owner, job->generation, &job->read);
   return G_SOURCE_REMOVE;
@@ -160,11 +183,16 @@ tp_read_job_go_on (gpointer data)
 
 /* After the readings: the teaching results of the same session, posted
  * on their own, unless a newer read overtook them (the check asks the
- * interrupt at every element or direction it checks). */
+ * interrupt at every element or direction it checks); then the lesson's
+ * grade (@lesson: a read with only the lesson and answers, taken over),
+ * and with @compiled FALSE (the compile failed, or only a grade is
+ * asked for) the grade alone. */
 static void
 tp_reader_teach (TpReaderState *state,
                  int            generation,
-                 GMainContext  *context)
+                 GMainContext  *context,
+                 TpRead        *lesson,
+                 gboolean       compiled)
 {
   TpSession *session = state->session;
   TpReadJob *job = g_new0 (TpReadJob, 1);
@@ -172,13 +200,16 @@ tp_reader_teach (TpReaderState *state,
   job->state = g_atomic_rc_box_acquire (state);
   job->generation = generation;
   job->teach = TRUE;
-  job->teaching = tp_teaching_new_from_session (session, tp_read_job_go_on, job);
+  job->read = *lesson;
+  *lesson = (TpRead) { 0 };
+  if (compiled)
+    job->teaching = tp_teaching_new_from_session (session, tp_read_job_go_on, job);
+  tp_session_set_interrupt (session, tp_read_job_interrupted, job);
   if (job->teaching != NULL && !tp_read_job_stale (job))
-    {
-      tp_session_set_interrupt (session, tp_read_job_interrupted, job);
-      job->checked = tp_checked_new_from_session (session);
-      tp_session_set_interrupt (session, NULL, NULL);
-    }
+    job->checked = tp_checked_new_from_session (session);
+  if ((job->teaching != NULL || !compiled) && !tp_read_job_stale (job))
+    job->grade = tp_read_grade (&job->read, session);
+  tp_session_set_interrupt (session, NULL, NULL);
   if (tp_read_job_stale (job))
     {
       tp_read_job_free (job);
@@ -196,8 +227,18 @@ tp_reader_worker_func (gpointer data,
   int priority;
 
   /* Skip a read that a newer edit overtook while it waited. */
-  if (g_atomic_int_get (&job->state->latest) != job->generation)
+  if (g_atomic_int_get (&job->state->latest) != job->generation
+      || (job->grade_only && job->state->session == NULL))
     {
+      tp_read_job_free (job);
+      return;
+    }
+  if (job->grade_only)
+    {
+      TpReaderState *state = g_atomic_rc_box_acquire (job->state);
+
+      tp_reader_teach (state, job->generation, context, &job->read, FALSE);
+      g_atomic_rc_box_release_full (state, (GDestroyNotify) tp_reader_state_clear);
       tp_read_job_free (job);
       return;
     }
@@ -213,10 +254,16 @@ tp_reader_worker_func (gpointer data,
     TpReaderState *state = g_atomic_rc_box_acquire (job->state);
     int generation = job->generation;
     gboolean ok = job->read.status == TP_STATUS_OK;
+    TpRead lesson = { 0 };
 
+    lesson.lesson = g_steal_pointer (&job->read.lesson);
+    lesson.answers = g_steal_pointer (&job->read.answers);
+    lesson.n_answers = job->read.n_answers;
+    lesson.grade_flags = job->read.grade_flags;
     g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
-    if (ok && g_atomic_int_get (&state->latest) == generation)
-      tp_reader_teach (state, generation, context);
+    if ((ok || lesson.lesson != NULL) && g_atomic_int_get (&state->latest) == generation)
+      tp_reader_teach (state, generation, context, &lesson, ok);
+    tp_read_clear (&lesson);
     g_atomic_rc_box_release_full (state, (GDestroyNotify) tp_reader_state_clear);
   }
   tp_priority_restore_thread (priority);
@@ -260,6 +307,22 @@ tp_reader_push (TpReader *self,
       g_warning ("Cannot start the reading worker: %s", error->message);
       tp_read_job_free (job);
     }
+}
+
+void
+tp_reader_grade (TpReader *self,
+                 int       generation,
+                 TpRead   *read)
+{
+  TpReadJob *job = g_new0 (TpReadJob, 1);
+
+  job->state = g_atomic_rc_box_acquire (self->state);
+  job->generation = generation;
+  job->grade_only = TRUE;
+  job->read = *read;
+  *read = (TpRead) { 0 };
+  if (!g_thread_pool_push (self->pool, job, NULL))
+    tp_read_job_free (job);
 }
 
 /* Queued reads are dropped; one in flight finishes on its own and finds

@@ -12,6 +12,7 @@
 #include <glib-object.h>
 
 #include "tp-engine.h"
+#include "tp-lesson.h"
 #include "tp-readings.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,13 @@ typedef struct
   char *target;
   char *observe;
   gboolean exact;
+  /* the lesson being taken, or NULL: its choices are the compile's, and
+   * the session is graded against it after the teaching results, with
+   * the student's answers (tp_lesson_grade) */
+  TpLessonRef *lesson;
+  gint32 *answers;
+  guint n_answers;
+  guint grade_flags;
 
   /* what came out */
   TpStatus status;
@@ -40,6 +48,9 @@ void tp_read_run   (TpRead    *read,
 void tp_read_teach (TpSession   *session,
                     TpTeaching **teaching,
                     TpChecked  **checked);
+/* @read's lesson's grade of the program @session last read, or NULL. */
+TpLessonGrade *tp_read_grade (TpRead    *read,
+                              TpSession *session);
 void tp_read_clear (TpRead    *read);
 
 typedef struct _TpReader TpReader;
@@ -49,12 +60,13 @@ typedef void (*TpReaderDoneFunc) (GObject *owner,
                                   int      generation,
                                   TpRead  *read);
 
-/* A read's teaching results: either may be NULL (stopped by a newer read,
- * or none).  Taken over. */
-typedef void (*TpReaderTeachFunc) (GObject    *owner,
-                                   int         generation,
-                                   TpTeaching *teaching,
-                                   TpChecked  *checked);
+/* A read's teaching results and its lesson's grade: any may be NULL
+ * (stopped by a newer read, or none).  Taken over. */
+typedef void (*TpReaderTeachFunc) (GObject       *owner,
+                                   int            generation,
+                                   TpTeaching    *teaching,
+                                   TpChecked     *checked,
+                                   TpLessonGrade *grade);
 
 TpReader *tp_reader_new  (GObject           *owner,
                           TpReaderDoneFunc   done,
@@ -62,6 +74,12 @@ TpReader *tp_reader_new  (GObject           *owner,
 void      tp_reader_push (TpReader         *self,
                           int               generation,
                           TpRead           *read);
+/* Grades the session's last compile, generation @generation's, against
+ * @read's lesson and answers (the student answered a question): no
+ * compile.  Posted as teaching results with only the grade. */
+void      tp_reader_grade (TpReader        *self,
+                           int              generation,
+                           TpRead          *read);
 void      tp_reader_free (TpReader         *self);
 
 G_END_DECLS

@@ -707,6 +707,8 @@ static const struct
   { GDK_KEY_question, GDK_CONTROL_MASK, "win.show-help-overlay", NULL },
   { GDK_KEY_F11, 0, "win.presenting", NULL },
   { GDK_KEY_F9, 0, "win.teaching", NULL },
+  { GDK_KEY_F8, 0, "win.lessons", NULL },
+  { GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.open-lesson", NULL },
   { GDK_KEY_F1, 0, "win.language-reference", NULL },
   { GDK_KEY_1, GDK_ALT_MASK, "win.show-pane", "spec" },
   { GDK_KEY_2, GDK_ALT_MASK, "win.show-pane", "derivative" },

@@ -284,6 +284,11 @@ _tp_window_drop_cb (GtkDropTarget *target,
     {
       TpWindow *window = self;
 
+      if (tp_window_is_lesson_file (l->data))
+        {
+          tp_window_open_lesson_file (self, l->data);
+          continue;
+        }
       if (tp_window_present_for_file (app, l->data))
         continue;
       if (l != files || !tp_document_is_pristine (self->document))

@@ -4,6 +4,7 @@
 
 #include "tp-document.h"
 #include "tp-editor.h"
+#include "tp-lesson-pane.h"
 #include "tp-picture-view.h"
 #include "tp-teach-panel.h"
 #include "tp-text-pane.h"
@@ -34,6 +35,7 @@ struct _TpWindow
   GtkPaned *teach_paned;
   TpTeachPanel *teach_panel;    /* check, memory, steps, train */
   TpEditor *editor;
+  TpLessonPane *lesson_pane;    /* beside the editor, hidden at first */
   GtkStack *layout_stack;
   GtkGrid *panes_grid;
   GtkGrid *left_grid;           /* the tiled layout's columns: Tab goes */
@@ -61,6 +63,7 @@ struct _TpWindow
   guint editor_width_source;    /* keeps a dragged editor width, soon after */
   guint place_idle;             /* sets the editor's width and the teaching panes' height */
 
+  int lesson_index;              /* the lesson's place in the course, or -1 */
   TpPane focus_pane;
   TpPane last_reading;          /* the reading that last had the focus */
   guint focus_layout : 1;
@@ -90,6 +93,10 @@ void _tp_window_place_panes        (TpWindow        *self);
 void _tp_window_switcher_clicked_cb (GtkToggleButton *button,
                                      TpWindow        *self);
 void _tp_window_fullscreened_cb    (TpWindow        *self);
+
+/* tp-window-lessons.c */
+void _tp_window_class_lessons_init (GtkWidgetClass *widget_class);
+void _tp_window_init_lessons       (TpWindow        *self);
 
 /* tp-window-files.c */
 void _tp_window_build_samples_menu (TpWindow        *self);

@@ -25,6 +25,7 @@ enum {
   PROP_FOCUS_LAYOUT,
   PROP_PRESENTING,
   PROP_TEACHING,
+  PROP_LESSONS,
   N_PROPS
 };
 
@@ -525,6 +526,9 @@ tp_window_get_property (GObject    *object,
     case PROP_TEACHING:
       g_value_set_boolean (value, tp_window_get_teaching (self));
       break;
+    case PROP_LESSONS:
+      g_value_set_boolean (value, tp_window_get_lessons (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -555,6 +559,9 @@ tp_window_set_property (GObject      *object,
       break;
     case PROP_TEACHING:
       tp_window_set_teaching (self, g_value_get_boolean (value));
+      break;
+    case PROP_LESSONS:
+      tp_window_set_lessons (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -609,6 +616,10 @@ tp_window_class_init (TpWindowClass *klass)
   properties[PROP_TEACHING] =
     g_param_spec_boolean ("teaching", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the Lessons pane shown (tp-window-lessons.c) */
+  properties[PROP_LESSONS] =
+    g_param_spec_boolean ("lessons", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (TP_TYPE_EDITOR);
@@ -645,6 +656,7 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, recent_section);
 
   _tp_window_class_actions_init (widget_class);
+  _tp_window_class_lessons_init (widget_class);
 }
 
 static void
@@ -727,6 +739,7 @@ tp_window_init (TpWindow *self)
   tp_window_name_inner_button (GTK_WIDGET (self->observe_dropdown), _("Observe"));
   _tp_window_add_shortcuts (self);
   _tp_window_init_layout (self);
+  _tp_window_init_lessons (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (_tp_window_drop_cb), self);

@@ -55,6 +55,17 @@ GtkDropDown *tp_window_get_observe_dropdown (TpWindow         *self);
 GtkMenuButton *tp_window_get_main_menu_button (TpWindow       *self);
 /* The check, memory, steps and train panes under the readings. */
 struct _TpTeachPanel *tp_window_get_teach_panel (TpWindow     *self);
+/* Lessons (tp-window-lessons.c): the pane beside the editor, a lesson
+ * of the built-in course or from a file (one ending in .lesson). */
+void        tp_window_set_lessons        (TpWindow            *self,
+                                          gboolean             lessons);
+gboolean    tp_window_get_lessons        (TpWindow            *self);
+void        tp_window_open_course_lesson (TpWindow            *self,
+                                          guint                index);
+void        tp_window_open_lesson_file   (TpWindow            *self,
+                                          GFile               *file);
+gboolean    tp_window_is_lesson_file     (GFile               *file);
+struct _TpLessonPane *tp_window_get_lesson_pane (TpWindow     *self);
 GMenuModel *tp_window_get_recent_section (TpWindow            *self);
 gboolean    tp_window_save_png           (TpWindow            *self,
                                           const char          *path,
