@@ -50,8 +50,11 @@ void
 _tp_document_lesson_read (TpDocument *self,
                           TpRead     *read)
 {
-  if (self->lesson != NULL)
-    tp_document_lesson_fill (self, read, TP_GRADE_NO_TRAINING);
+  if (self->lesson == NULL)
+    return;
+  /* the read a Train and Check waited for trains */
+  tp_document_lesson_fill (self, read, self->train_pending ? 0 : TP_GRADE_NO_TRAINING);
+  self->train_pending = FALSE;
 }
 
 void
@@ -72,16 +75,23 @@ _tp_document_take_grade (TpDocument    *self,
 }
 
 /* Grades the last compile again, with @flags: on this thread when
- * tp_document_recompute_now made it, else on the reader's (a read still
- * to come takes the answers along anyway). */
+ * tp_document_recompute_now made it, else on the reader's.  A read still
+ * to come takes the answers along anyway, and a training asked for
+ * rides on it (the text it grades is the newer one). */
 static void
 tp_document_regrade (TpDocument *self,
                      guint       flags)
 {
   TpRead read = { 0 };
 
-  if (self->lesson == NULL || self->recompute_source != 0)
+  if (self->lesson == NULL)
     return;
+  if (self->recompute_source != 0)
+    {
+      if ((flags & TP_GRADE_NO_TRAINING) == 0)
+        self->train_pending = TRUE;
+      return;
+    }
   tp_document_lesson_fill (self, &read, flags);
   if (self->read_here)
     {
@@ -103,6 +113,7 @@ tp_document_set_lesson (TpDocument  *self,
   g_clear_pointer (&self->grade, tp_lesson_grade_free);
   g_clear_pointer (&self->lesson, tp_lesson_ref_unref);
   g_clear_pointer (&self->answers, g_array_unref);
+  self->train_pending = FALSE;
   self->lesson = tp_lesson_ref_ref (lesson);
   if (lesson != NULL)
     {

@@ -45,6 +45,7 @@ struct _TpDocument
   guint stale : 1;
   guint loading : 1;
   guint read_here : 1;          /* the last read was tp_document_recompute_now's */
+  guint train_pending : 1;      /* Train and Check asked while a read was queued */
 };
 
 /* Something the readings depend on changed: read again after
