@@ -144,6 +144,29 @@ test('the solution waits for a confirmation, and comes in as one edit Ctrl+Z tak
   await page.context().close();
 });
 
+test('the goal that trains waits for "Train and check"', { skip }, async () => {
+  const page = await s.b.page();
+  const eight = lessonText('08-');
+  await page.goto(s.b.base + '#lesson=' + toLink(eight));
+  await page.waitForSelector('#lesson-goals > li');
+  await ready(page);
+  assert.equal(await page.getAttribute('#lesson-goals > li:nth-child(1)', 'data-state'), 'ungraded', 'typing grades no training');
+  assert.equal(await page.isVisible('#lesson-train'), true);
+  await page.click('#lesson-solution');
+  await page.click('#lesson-confirm-ok');
+  await ready(page);
+  assert.equal(await editorText(page), program(eight, 'solution'));
+  assert.equal(await page.getAttribute('#lesson-goals > li:nth-child(1)', 'data-state'), 'ungraded');
+  const reads = await page.evaluate(() => window.toposPlayground.engineMs.length);
+  await page.click('#lesson-train');
+  await page.waitForSelector('#lesson-goals > li:nth-child(1)[data-state="met"]', { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.toposPlayground.engineMs.length), reads, 'the training graded the read shown');
+  assert.equal(await page.isVisible('#lesson-train'), false, 'nothing left to train');
+  assert.deepEqual(await states(page), ['met', 'met', 'unmet'], 'the question is not answered yet');
+  if (process.env.TP_NATIVE_TOPOS) assert.deepEqual(await states(page), nativeStates(lessonFile('08-'), program(eight, 'solution')));
+  await page.context().close();
+});
+
 const HOSTILE = `# Free marks <script>window.__pwned = 'title'</script> <img src=x onerror="window.__pwned = 'img'">
 
 ## text
