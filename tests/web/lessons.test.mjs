@@ -167,6 +167,58 @@ test('the goal that trains waits for "Train and check"', { skip }, async () => {
   await page.context().close();
 });
 
+test('a lesson\'s choices: lesson 10 reads the program with --optimize, as the native engine grades it', { skip }, async () => {
+  const page = await s.b.page();
+  const ten = lessonText('10-');
+  await page.goto(s.b.base + '#lesson=' + toLink(ten));
+  await page.waitForSelector('#lesson-goals > li');
+  await ready(page);
+  assert.equal(await page.isChecked('#optimize'), true, 'the lesson\'s --optimize is the page\'s optimise');
+  const shown = await states(page);
+  assert.deepEqual(shown, ['unmet', 'met', 'met', 'unmet', 'unmet']);
+  if (process.env.TP_NATIVE_TOPOS) assert.deepEqual(shown, nativeStates(lessonFile('10-'), program(ten, 'start')));
+  await page.click('#lesson-solution');
+  await page.click('#lesson-confirm-ok');
+  await ready(page);
+  assert.deepEqual(await states(page), ['met', 'met', 'met', 'unmet', 'unmet']);
+  // Read without the lesson's pass, the engine grades nothing about the program.
+  await page.uncheck('#optimize');
+  await ready(page);
+  assert.deepEqual(await states(page), ['unmet', 'unmet', 'unmet', 'unmet', 'unmet']);
+  assert.match(await page.textContent('#lesson-goals > li:nth-child(1) .lesson-found'), /compiled with `--optimize`; this one was compiled with no pass/);
+  // Closed, the panel costs nothing: reads carry no lesson.
+  await page.click('#lesson-close');
+  await page.check('#optimize');
+  await ready(page);
+  const before = await page.evaluate(() => document.querySelector('#lesson-goals > li:nth-child(1)').dataset.state);
+  assert.equal(before, 'unmet', 'not graded while closed');
+  await page.keyboard.press('F8');
+  await page.waitForSelector('#lesson-goals > li:nth-child(1)[data-state="met"]');
+  await page.context().close();
+});
+
+test('a hostile lesson too big for a link, or with too many goals, is refused quickly with a message', { skip }, async () => {
+  const page = await s.b.page();
+  await page.goto(s.b.base + '#lesson=' + 'A'.repeat(400000));
+  await page.waitForSelector('#lesson-error:not([hidden])');
+  assert.equal(await page.textContent('#lesson-error'), 'This lesson cannot be read: the link carries a lesson longer than the 262,144 bytes a lesson may have');
+  const many = lessonText('01-').replace('## goals\n', '## goals\n' + 'reads\n'.repeat(64));
+  let message = null;
+  if (process.env.TP_NATIVE_TOPOS) {
+    const file = join(tmp, 'many.lesson');
+    writeFileSync(file, many);
+    const r = spawnSync(process.env.TP_NATIVE_TOPOS, ['--lesson', file], { encoding: 'utf8' });
+    message = r.stderr.trim().replace(file + ':', '').replace(': error: ', ': ');
+  }
+  await page.evaluate((h) => { location.hash = h; }, '#lesson=' + toLink(many));
+  await page.waitForFunction(() => /goals/.test(document.querySelector('#lesson-error').textContent));
+  const shown = await page.textContent('#lesson-error');
+  assert.match(shown, /^This lesson cannot be read: \d+:\d+: .*64 goals/);
+  if (message) assert.equal(shown, `This lesson cannot be read: ${message}`);
+  assert.equal(await page.isVisible('#lesson-goals > li'), false, 'no lesson was opened');
+  await page.context().close();
+});
+
 const HOSTILE = `# Free marks <script>window.__pwned = 'title'</script> <img src=x onerror="window.__pwned = 'img'">
 
 ## text

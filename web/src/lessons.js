@@ -50,9 +50,12 @@ function saveProgress() {
   try { localStorage.setItem(PROGRESS_KEY, JSON.stringify(st.progress)); } catch { /* ignore */ }
 }
 
+export const lessonOpen = () => !$('#lesson').hidden;
+
 // What a read asks the engine to grade (page-state.js currentRead).
+// Nothing while the panel is closed: the grade is paid for only when seen.
 export function lessonRequest() {
-  return st.lesson ? { text: st.text, answers: st.answers.slice(), key: st.key } : null;
+  return st.lesson && lessonOpen() ? { text: st.text, answers: st.answers.slice(), key: st.key } : null;
 }
 
 // base64url of UTF-8 text, and back (null when it is not).
@@ -267,12 +270,11 @@ function answer(q, i) {
 
 /* ---------------------------------------------------------- the panel */
 
-export const lessonOpen = () => !$('#lesson').hidden;
-
 function showPanel(on) {
   $('#lesson').hidden = !on;
   document.body.classList.toggle('lesson-open', on);
   $('#lessons-toggle').setAttribute('aria-expanded', String(on));
+  if (on && st.lesson) regrade(1);   // the reads while it was closed graded nothing
   st.progress.open = on;
   saveProgress();
   page.view?.requestMeasure();
