@@ -285,6 +285,7 @@ export function toggleLessons() {
   showPanel(on);
   if (on && !st.lesson) openCourse(0);
   if (on) $('#lesson-title').focus();
+  else page.view.focus();
 }
 
 function nextHint() {
