@@ -87,6 +87,7 @@ test('lesson 1: typed with real keys, every goal ticks as the native engine grad
   if (process.env.TP_NATIVE_TOPOS) assert.deepEqual(await states(page), nativeStates(lessonFile('01-'), typed, [3]));
   assert.equal(await page.textContent('#lesson-status'), 'Lesson finished: every goal is met.');
   assert.equal(await page.isVisible('#lesson-next-offer'), true, 'the next lesson is offered');
+  assert.equal(await page.textContent('#lesson-next-offer'), 'Go to the next lesson');
   const progress = await page.evaluate(() => JSON.parse(localStorage.getItem('topos-playground:lessons')));
   assert.deepEqual(progress.finished, ['01-tape']);
   await page.screenshot({ path: join(shots, 'web-lesson.png') });
@@ -130,6 +131,7 @@ test('the solution waits for a confirmation, and comes in as one edit Ctrl+Z tak
   const start = await editorText(page);
   await page.click('#lesson-solution');
   assert.equal(await page.isVisible('#lesson-confirm'), true);
+  assert.equal(await page.textContent('#lesson-confirm-title'), 'Show the lesson’s solution?', 'the desktop\'s words');
   await page.click('#lesson-confirm-cancel');
   assert.equal(await editorText(page), start, 'cancelled: the program is as it was');
   await page.click('#lesson-solution');
