@@ -2,12 +2,14 @@
 //
 //   node build-site.mjs --src web/ --samples resources/samples --npm BUILD/web/npm
 //        --engine BUILD/web/tp-engine.mjs --language docs/language.md
-//        --out BUILD/web/site --stamp FILE
+//        --lessons resources/lessons --out BUILD/web/site --stamp FILE
 //
 // The folder holds index.html, style.css, app.js (the page with CodeMirror),
 // two module workers (engine-worker.js; graph-worker.js with graphviz in
 // wasm inlined), the engine's ES module (tp-engine.js), tp-engine.wasm, the
-// language reference (reference.html, from docs/language.md) and the
+// language reference (reference.html, from docs/language.md), the course
+// (resources/lessons/*.lesson, in app.js as __TP_LESSONS__, and each file
+// beside it as lessons-NN-NAME.lesson, for a teacher to download) and the
 // service worker sw.js that keeps them all for offline use.
 // Nothing refers to another origin: every byte the page needs is in here.
 import { createHash } from 'node:crypto';
@@ -20,7 +22,7 @@ import { referenceHtml } from './src/reference-page.mjs';
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2)
   args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-for (const k of ['src', 'samples', 'npm', 'engine', 'language', 'out', 'stamp']) {
+for (const k of ['src', 'samples', 'npm', 'engine', 'language', 'lessons', 'out', 'stamp']) {
   if (!args[k]) throw new Error(`build-site.mjs: --${k} is required`);
   args[k] = resolve(args[k]);
 }
@@ -40,6 +42,9 @@ const samples = readSamples(args.samples).map((s) => ({
   teaching: s.teaching,
   program: readFileSync(join(args.samples, s.file), 'utf8'),
 }));
+// The course, in order: its files' names sort as the lessons go.
+const lessons = readdirSync(args.lessons).filter((f) => f.endsWith('.lesson')).sort()
+  .map((f) => ({ id: f.replace(/\.lesson$/, ''), file: f, text: readFileSync(join(args.lessons, f), 'utf8') }));
 const version = JSON.parse(readFileSync(join(args.src, 'package.json'), 'utf8')).version;
 
 const common = {
@@ -53,6 +58,7 @@ const common = {
   absWorkingDir: args.src,
   define: {
     __TP_SAMPLES__: JSON.stringify(samples),
+    __TP_LESSONS__: JSON.stringify(lessons.map(({ id, text }) => ({ id, text }))),
     __TP_VERSION__: JSON.stringify(version),
   },
 };
@@ -82,6 +88,7 @@ copyFileSync(join(dirname(args.engine), basename(args.engine, '.mjs') + '.wasm')
 copyFileSync(join(src, 'style.css'), join(out, 'style.css'));
 writeFileSync(join(out, 'index.html'),
               readFileSync(join(src, 'index.html'), 'utf8').replaceAll('@VERSION@', version));
+for (const l of lessons) writeFileSync(join(out, `lessons-${l.file}`), l.text);
 // The language reference, from docs/language.md (reference-page.mjs).
 writeFileSync(join(out, 'reference.html'), referenceHtml(readFileSync(args.language, 'utf8'), version));
 

@@ -2,7 +2,8 @@
 // (an npm test dependency, from the build's npm folder) finds no serious or
 // critical violation in every state: the README sample, a refused program,
 // "all six", dark with the error tooltip open, a phone, the drafts list,
-// the shortcuts list, the check, memory (stepping) and train tabs in light
+// the shortcuts list, the Lessons panel (a question answered, a phone,
+// the solution's confirmation), the check, memory (stepping) and train tabs in light
 // and dark, and the storage warning.  Tabs and panels name each
 // other.  Screenshots go to TP_WEB_ARTIFACTS.
 //
@@ -83,6 +84,27 @@ const STATES = [
       await p.waitForSelector('#train-error:not([hidden])');
     }],
   ]),
+  ['the Lessons panel open, a question answered', {}, async (p) => {
+    await p.goto(b.base);
+    await ready(p);
+    await p.click('#lessons-toggle');
+    await p.waitForSelector('#lesson-goals li[data-state="unmet"]');
+    await p.check('#lesson-goals input[type="radio"] >> nth=2');
+    await p.click('#lesson-hint');
+  }],
+  ['dark, the Lessons panel on a phone', { colorScheme: 'dark', viewport: { width: 390, height: 844 } }, async (p) => {
+    await p.goto(b.base);
+    await ready(p);
+    await p.click('#lessons-toggle');
+    await p.waitForSelector('#lesson-goals li[data-state="unmet"]');
+  }],
+  ['the solution confirmation open', {}, async (p) => {
+    await p.goto(b.base);
+    await ready(p);
+    await p.click('#lessons-toggle');
+    await p.waitForSelector('#lesson-goals li[data-state="unmet"]');
+    await p.click('#lesson-solution');
+  }],
   ['the language reference', {}, (p) => p.goto(b.base + 'reference.html')],
   ['dark, the language reference on a phone', { colorScheme: 'dark', viewport: { width: 390, height: 844 } }, (p) => p.goto(b.base + 'reference.html')],
   ['the storage warning', {}, async (p) => {

@@ -249,6 +249,7 @@ export function undoSampleLoad() {
 // A .tape file opens as a new draft named after the file.
 async function openFile(file) {
   if (!file) return;
+  if (/\.lesson$/i.test(file.name) && page.openLessonFile) { page.openLessonFile(file); return; }
   if (file.size > MAX_FILE_BYTES) {
     say(`${file.name} is not opened: it has ${(file.size / 1048576).toFixed(1)} MB, and the page opens programs up to 4 MB.`);
     return;

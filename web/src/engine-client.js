@@ -226,6 +226,7 @@ function showEngineResult(msg) {
   client.lastEngineMs = msg.ms.engine + msg.ms.markup;
   const shownAt = performance.now();
   showResult(msg);
+  page.showGrade?.(msg.grade ?? null, page.shownRequest?.lesson?.key ?? 0);
   stats.showMs.push(performance.now() - shownAt);
   if (stats.firstTextMs === null) {
     stats.firstTextMs = performance.now();

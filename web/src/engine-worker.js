@@ -35,6 +35,14 @@
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
+// in:  {id: "lesson-N", lessonOpen: text}  out: {id, status: 1 read, 0 refused, -1 out of
+//      memory, lesson: the engine's JSON of it (lessons.js)}
+// A read request with lesson: {text, answers} also grades the program
+// against that lesson, after its readings, without training
+// (TP_GRADE_NO_TRAINING): the result carries grade, the engine's JSON.
+// in:  {id: "grade-N", regrade: {of: read id, text, answers, flags}}
+// out: {id, grade} or {id, gone: true}: the shown read graded again (an
+//      answer changed; flags 0 for "Train and check"), no compile
 // in:  {id: "pass-N", pass: {of: read id, reading: optimized|fusion|forward|jax}}
 // out: {id, text, html: markup lines | long: {lines, starts, nodes}, forward:
 //      the JSON's forward member (forward only)} or {id, gone: true}
@@ -184,6 +192,41 @@ function train(request) {
   }
 }
 
+// The lesson open in this instance, by its text: a read or a regrade
+// names its lesson's text, so a restarted worker opens it again.
+const TP_GRADE_NO_TRAINING = 1;
+let lessonText = null;
+function openLesson(text) {
+  const bytes = encoder.encode(text);
+  const p = heapBytes(bytes);
+  let status;
+  try {
+    status = engine._tp_wasm_lesson_open(p, bytes.length);
+  } finally {
+    engine._free(p);
+  }
+  lessonText = status === 1 ? text : null;
+  const ptr = engine._tp_wasm_lesson_json();
+  const json = decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_lesson_json_length()));
+  return { status, lesson: json ? JSON.parse(json) : null };
+}
+// Grades the session's last read against lesson {text, answers}; the
+// grade's JSON, or null.
+function grade({ text, answers }, flags) {
+  if (lessonText !== text && openLesson(text).status !== 1) return null;
+  const n = answers.length;
+  const pa = engine._malloc(4 * n + 4);
+  if (!pa) return null;
+  try {
+    new Int32Array(engine.HEAPU8.buffer, pa, n).set(answers);
+    const ptr = engine._tp_wasm_lesson_grade(pa, n, flags);
+    const len = engine._tp_wasm_lesson_grade_length();
+    return len ? JSON.parse(decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len))) : null;
+  } finally {
+    engine._free(pa);
+  }
+}
+
 // The last read's readings, prepared: the page asks for a long reading's
 // chunks as they come near the screen.
 // Its JSON text is kept too: the step-through asks for a node's element
@@ -245,6 +288,16 @@ self.onmessage = async (event) => {
     }
     return;
   }
+  if (request.lessonOpen !== undefined) {
+    self.postMessage({ id: request.id, ...openLesson(request.lessonOpen) });
+    return;
+  }
+  if (request.regrade) {
+    const { of, flags } = request.regrade;
+    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, grade: grade(request.regrade, flags) });
+    return;
+  }
   if (request.value) {
     const { of, node } = request.value;
     if (last.id !== of) self.postMessage({ id: request.id, gone: true });
@@ -289,12 +342,18 @@ self.onmessage = async (event) => {
     const sources = flatSources(result.sources || []), names = packNames(result.names || []);
     transfer.push(sources.buffer, names.nodes.buffer, names.scalar.buffer);
     const t2 = performance.now();
+    // The lesson's goals, graded from the session the readings came from.
+    // A grade that fails leaves the readings shown (and the goals as they were).
+    let lessonGrade = null;
+    try {
+      if (request.lesson) lessonGrade = grade(request.lesson, TP_GRADE_NO_TRAINING);
+    } catch { /* the page shows the goals ungraded */ }
     for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
       self.postMessage({ id: request.id, part: r, text: result[r] });
     self.postMessage({
       id: request.id, status, html, long,
       names, sources, target: result.target, observe: result.observe,
-      diagnostics: result.diagnostics,
+      diagnostics: result.diagnostics, grade: lessonGrade,
       // what the pass panes and controls show (passes.js)
       passes: { remat: result.remat ?? null, fusion: result.fusion?.sentence ?? null, specNodes: result.spec_nodes ?? 0 },
       ms: { engine: t1 - t0, markup: t2 - t1 },

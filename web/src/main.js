@@ -31,6 +31,7 @@ import { applyChoices, wireChoices } from './choices.js';
 import { applyZoom, startGraphWorker, wirePicture } from './picture-pane.js';
 import { saveTape, wireDownloads } from './downloads.js';
 import { createPasses } from './passes.js';
+import { lessonRequest, openLessonFile, showGrade, startLessons, toggleLessons, wireLessons } from './lessons.js';
 import { pickFile, showDraft, showStorageProblem, startingDraft, undoSampleLoad, wireDrafts } from './drafts-ui.js';
 
 function showView(tab) {
@@ -112,6 +113,7 @@ function wireKeys() {
     else if (mod && !e.shiftKey && key === 'o') { e.preventDefault(); pickFile(); }
     else if (mod && e.key === 'Enter') { e.preventDefault(); readNow(); }
     else if (mod && !e.shiftKey && key === 'z' && !inField(e.target)) { if (undoSampleLoad()) e.preventDefault(); }
+    else if (e.key === 'F8' && !mod && !e.altKey && !e.shiftKey) { e.preventDefault(); toggleLessons(); }
     else if (e.key === '?' && !mod && !e.altKey && !inField(e.target) && !$('#keys').open) { e.preventDefault(); openKeys(); }
   });
   $('#keys-open').onclick = openKeys;
@@ -195,6 +197,10 @@ wireShare();
 wireFontSize();
 wireKeys();
 wireStartHere();
+page.lessonRequest = lessonRequest;
+page.showGrade = showGrade;
+page.openLessonFile = openLessonFile;
+wireLessons();
 // A pasted link (or the back button) brings its own state.
 window.addEventListener('hashchange', () => openState(parseHash(location.hash)));
 
@@ -212,4 +218,5 @@ showStorageProblem(page.drafts.problem);
     if (!hadHash) { h.target = d.target; h.observe = d.observe; h.exact = d.exact; }
   }
   openState(h);
+  startLessons();   // a link's lesson, or the Lessons panel as it was left
 }

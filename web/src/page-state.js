@@ -37,6 +37,10 @@ export const page = {
   teach: null,              // the teaching panes (teach.js)
   passes: null,             // the passes' panes and choices (passes.js)
   announcer: null,          // the live region's sentences (announce.js)
+  // The Lessons panel's hooks (lessons.js; main.js sets them).
+  lessonRequest: null,      // () => what a read grades, or null
+  showGrade: null,          // (grade, lesson key) the grade of the read shown
+  openLessonFile: null,     // (File) a .lesson file, opened or dropped
 };
 
 // Timings for the benchmark and the curious: window.toposPlayground.
@@ -81,10 +85,12 @@ export function currentRead() {
   return {
     program: c.program, target: c.target, observe: c.observe ? [c.observe] : [], exact: c.exact,
     optimize: c.optimize, remat: c.remat, direction: c.direction, kernels: c.kernels,
+    // the open lesson, graded after the readings (lessons.js), or null
+    lesson: page.lessonRequest ? page.lessonRequest() : null,
   };
 }
 export function requestKey(r) {
-  return JSON.stringify([r.program, r.target, r.observe, r.exact, !!r.optimize, r.remat || [], r.direction || '', !!r.kernels]);
+  return JSON.stringify([r.program, r.target, r.observe, r.exact, !!r.optimize, r.remat || [], r.direction || '', !!r.kernels, r.lesson ? r.lesson.key : 0]);
 }
 
 // A program past this many characters stays out of the address bar while
