@@ -373,6 +373,31 @@ tp_wasm_step_text_length (unsigned k)
 
 /* Every node's state after step k, one byte each; NULL (length 0) when k
  * is out of range or memory runs out. */
+/* Tangent step k's sentence (forward mode's step-through, for a step
+ * past the JSON's first TP_STEP_TEXTS), its length in
+ * tp_wasm_forward_step_text_length; "" (length 0) out of range.  One
+ * call makes the text: the length is this call's, kept beside it. */
+static size_t forward_step_length;
+
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_forward_step_text (unsigned k)
+{
+  const char *text = NULL;
+
+  forward_step_length = 0;
+  if (session != NULL)
+    text = tp_session_forward_step_text (session, k, &forward_step_length);
+  if (text == NULL)
+    forward_step_length = 0;
+  return text != NULL ? text : "";
+}
+
+EMSCRIPTEN_KEEPALIVE size_t
+tp_wasm_forward_step_text_length (void)
+{
+  return forward_step_length;
+}
+
 EMSCRIPTEN_KEEPALIVE const uint8_t *
 tp_wasm_node_states (unsigned k)
 {

@@ -249,6 +249,56 @@ test('forward: the pane is --reading forward, seeded or along a picked element; 
   await page.context().close();
 });
 
+test('the tangent step-through: first, next, previous and last walk forward.steps, each lit with the engine\'s sentence', { skip }, async () => {
+  const page = await open('#tab=forward', 'readme');
+  const steps = nativeJson('readme', 'forward').forward.steps;
+  assert.ok(steps.length >= 3, 'the README program has tangent steps');
+  const shown = async () => ({
+    text: await page.textContent('#tangent-step'),
+    // the tangent node's line (and the direction's line of its leaf, for a seed)
+    lit: await page.$$eval('[data-reading="forward"] .ir-line.tsel', (ls) => [...new Set(ls.map((l) => Number(l.dataset.tnode)))]),
+  });
+  assert.ok(await page.isVisible('#tangent-walk'));
+  assert.ok(await page.isDisabled('#tangent-prev'), 'nothing to go back to before the first step');
+  for (let k = 0; k < steps.length; k++) {
+    await page.click('#tangent-next');
+    assert.deepEqual(await shown(), { text: steps[k].text, lit: [steps[k].node] }, `step ${k + 1}`);
+  }
+  assert.ok(await page.isDisabled('#tangent-next'), 'the last step has no next');
+  await page.click('#tangent-prev');
+  assert.deepEqual(await shown(), { text: steps[steps.length - 2].text, lit: [steps[steps.length - 2].node] });
+  // By keyboard: the focus on previous, Enter twice more.
+  await page.focus('#tangent-prev');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent('#tangent-step'), steps[steps.length - 3].text);
+  await page.click('#tangent-first');
+  assert.deepEqual(await shown(), { text: steps[0].text, lit: [steps[0].node] });
+  // A click on a tangent node's line walks on from there.
+  await page.click(`[data-reading="forward"] .ir-line[data-tnode="${steps[1].node}"]`, { position: { x: 5, y: 5 } });
+  await page.click('#tangent-next');
+  assert.equal(await page.textContent('#tangent-step'), steps[2].text);
+  assert.deepEqual(await violations(page), [], 'axe: the tangent step-through');
+  await page.screenshot({ path: join(s.shots, 'passes-tangent-steps.png') });
+  await page.context().close();
+});
+
+test('the tangent step-through past the JSON\'s sentences: the engine makes the late step\'s', { skip }, async () => {
+  // 8,999 tangent steps: the JSON writes the first 8,192 sentences.
+  const lines = ['a0 = parameter [2]'];
+  for (let i = 1; i < 3000; i++) lines.push(`a${i} = a${i - 1} * a${i - 1}`);
+  lines.push('loss = sum(a2999)');
+  const page = await b.page({ viewport: DESKTOP });
+  await page.goto(b.base + '#tab=forward&program=' + encodeURIComponent(lines.join('\n') + '\n'));
+  await ready(page);
+  await page.waitForSelector('#tangent-walk:not([hidden])');
+  await page.click('#tangent-last');
+  await page.waitForFunction(() => document.querySelector('#tangent-step').textContent !== '');
+  assert.match(await page.textContent('#tangent-step'),
+    /^tangent step 8999 of 8999: node 11999 Sum, the tangent rule of node 3000 Sum \(loss\): /);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('copy as JAX puts the jax reading on the clipboard; download .py gives it as a file', { skip }, async () => {
   const page = await open('#tab=spec&target=loss&observe=error', 'readme');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(b.base).origin });

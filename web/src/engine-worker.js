@@ -43,6 +43,8 @@
 // in:  {id: "grade-N", regrade: {of: read id, text, answers, flags}}
 // out: {id, grade} or {id, gone: true}: the shown read graded again (an
 //      answer changed; flags 0 for "Train and check"), no compile
+// in:  {id: "tstep-N", tangentStep: {of: read id, k}}  out: {id, text} or {id, gone: true}:
+//      tangent step k's sentence, for a step whose forward.steps text is null (forward.js)
 // in:  {id: "pass-N", pass: {of: read id, reading: optimized|fusion|forward|jax}}
 // out: {id, text, html: markup lines | long: {lines, starts, nodes}, forward:
 //      the JSON's forward member (forward only)} or {id, gone: true}
@@ -285,6 +287,16 @@ self.onmessage = async (event) => {
       } catch (error) {
         self.postMessage({ id: request.id, fatal: String(error?.message || error) });
       }
+    }
+    return;
+  }
+  if (request.tangentStep) {
+    const { of, k } = request.tangentStep;
+    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    else {
+      const ptr = engine._tp_wasm_forward_step_text(k);
+      const len = engine._tp_wasm_forward_step_text_length();
+      self.postMessage({ id: request.id, text: decoder.decode(engine.HEAPU8.subarray(ptr, ptr + len)) });
     }
     return;
   }

@@ -12,7 +12,13 @@
 // data-tref (pass-readings.js), so a click on one lights it in this pane
 // only, with its tangent step's sentence (JSON forward.steps); the
 // program's own nodes select across every reading as anywhere else.
+//
+// The tangent step-through walks the same steps in order (first,
+// previous, next and last, under the direction): each lights its tangent node and shows
+// the engine's sentence, JSON forward.steps[k].text, or for a step past
+// the JSON's first ones (text null) the seam's (the worker's tangentStep).
 import { $, page, paneEl, readingEl } from './page-state.js';
+import { askEngine } from './engine-client.js';
 import { select } from './selection.js';
 import { longReadings } from './reading-panes.js';
 
@@ -28,7 +34,10 @@ export const formatDirection = (name, index) => `${name}[${index.join(', ')}]`;
 export function createForward({ choose }) {
   let facts = null;      // the forward JSON of the reading shown, or null
   let tangent = null;    // the tangent node lit in this pane, or null
+  let of = null;         // the read id whose forward reading is shown
+  let walk = -1;         // the tangent step lit (an index of facts.steps), or -1
   const stepText = new Map();   // tangent node -> its step's sentence
+  const stepOf = new Map();     // tangent node -> its step's index
 
   const el = () => readingEl('forward');
 
@@ -80,11 +89,38 @@ export function createForward({ choose }) {
     const root = paneEl('forward');
     for (const t of root.querySelectorAll('.tsel, .tsel-ref')) t.classList.remove('tsel', 'tsel-ref');
     tangent = node;
+    walk = node === null ? -1 : stepOf.get(node) ?? -1;
     if (node !== null) {
       for (const t of root.querySelectorAll(`[data-tnode="${node}"]`)) t.classList.add('tsel');
       for (const t of root.querySelectorAll(`[data-tref="${node}"]`)) t.classList.add('tsel-ref');
     }
     $('#tangent-step').textContent = node === null ? '' : stepText.get(node) ?? '';
+    if (walk >= 0 && !stepText.has(node)) lateText(walk);
+    showWalk();
+  }
+
+  // A step past the JSON's sentences: the engine makes it when asked.
+  function lateText(k) {
+    askEngine('tstep', { tangentStep: { of, k } }).then((m) => {
+      if (walk === k && !m.gone) $('#tangent-step').textContent = m.text;
+    }, () => {});
+  }
+
+  // Previous and next: what the walk can do from here.
+  function showWalk() {
+    const n = facts?.steps?.length ?? 0;
+    $('#tangent-walk').hidden = n === 0;
+    $('#tangent-first').disabled = $('#tangent-prev').disabled = walk <= 0;
+    $('#tangent-next').disabled = $('#tangent-last').disabled = walk >= n - 1;
+    // a button that just went off gives the focus to one still on
+    const a = document.activeElement;
+    if (a?.disabled && a.closest('#tangent-walk')) (walk <= 0 ? $('#tangent-next') : $('#tangent-prev')).focus();
+  }
+  function walkTo(k) {
+    const steps = facts?.steps || [];
+    if (k < 0 || k >= steps.length) return;
+    lightTangent(steps[k].node);
+    paneEl('forward').querySelector(`.ir-line[data-tnode="${steps[k].node}"]`)?.scrollIntoView({ block: 'nearest' });
   }
 
   // The forward reading's lines by keyboard: every node line, program's
@@ -125,6 +161,10 @@ export function createForward({ choose }) {
       $('#direction-parameter').addEventListener('change', pick);
       $('#direction-index').addEventListener('change', pick);
       el().addEventListener('keydown', onKey);
+      $('#tangent-prev').addEventListener('click', () => walkTo(walk - 1));
+      $('#tangent-next').addEventListener('click', () => walkTo(walk + 1));
+      $('#tangent-first').addEventListener('click', () => walkTo(0));
+      $('#tangent-last').addEventListener('click', () => walkTo((facts?.steps?.length ?? 0) - 1));
       el().addEventListener('click', (e) => {
         const hit = e.target instanceof Element ? e.target.closest('[data-tref], [data-tnode], [data-ref], [data-node]') : null;
         if (!hit || (hit.dataset.tnode === undefined && hit.dataset.tref === undefined)) return;   // the page's own
@@ -135,10 +175,15 @@ export function createForward({ choose }) {
       document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && tangent !== null) lightTangent(null); });
     },
     // A forward reading was put in (its JSON member: forward, or null).
-    show(root, forward) {
+    show(root, forward, readId) {
       facts = forward;
+      of = readId;
       stepText.clear();
-      for (const s of forward?.steps || []) if (s.text) stepText.set(s.node, s.text);
+      stepOf.clear();
+      (forward?.steps || []).forEach((s, k) => {
+        stepOf.set(s.node, k);
+        if (s.text) stepText.set(s.node, s.text);
+      });
       $('#direction-note').textContent = forward?.direction_error ?? '';
       fillPicker();
       lightTangent(tangent !== null && root.querySelector(`[data-tnode="${tangent}"]`) ? tangent : null);

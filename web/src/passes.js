@@ -58,7 +58,7 @@ export function createPasses() {
     }
     state.shownOf[reading] = of;
     state.texts[reading] = m.text;
-    if (reading === 'forward') forward.show(el, m.forward);
+    if (reading === 'forward') forward.show(el, m.forward, of);
     if (reading === 'fusion') $('#fusion-saving').textContent = state.current?.passes?.fusion ?? '';
     rovingStop(el, page.selected);
     paneEl(reading).classList.remove('teach-stale', 'pass-old');
