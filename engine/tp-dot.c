@@ -5,35 +5,12 @@
  * cannot break the DOT or the SVG graphviz writes from it; control
  * characters and invalid UTF-8 are replaced as in diagnostics. */
 #include "tp-dot.h"
+#include "tp-dot-private.h"
 
 #include <string.h>
 
 #include "tp-alloc.h"
 #include "tp-lex.h"
-
-/* The palette: Paul Tol's colour-blind-safe schemes.  Fills are light so
- * their dark text reads on any background; lines and free text are
- * mid-tones that show on a light and on a dark background.  No class is
- * told apart by colour alone: shapes, borders, dashes and words say it
- * too. */
-#define INK          "#222222"   /* text on fills */
-#define MID          "#808080"   /* lines, free text, outlines */
-#define FILL_OP      "#BBCCEE"   /* forward op: pale blue */
-#define FILL_PARAM   "#EEDD88"   /* parameter: light yellow */
-#define FILL_INPUT   "#44BB99"   /* input: mint */
-#define FILL_LEAF    "#DDDDDD"   /* leaf: pale grey */
-#define FILL_DERIVED "#EE8866"   /* appended by differentiate: orange */
-#define LINE_GRAD    "#EE7733"   /* gradient edges and band */
-#define LINE_SAVED   "#EE3377"   /* saved-value edges: magenta */
-#define LINE_RESULT  "#0077BB"   /* readable results: blue */
-#define LINE_SKIP    "#80808099" /* edges into skipped nodes */
-#define LINE_NONFINITE "#CC3311" /* where a non-finite value is born: red */
-/* Graphviz knows Helvetica's metrics everywhere (the wasm build has no
- * font files) and writes it to SVG as "Helvetica,sans-Serif". */
-#define FONT         "Helvetica"
-
-/* The longest name or tag shown, in characters. */
-#define TEXT_MAX 40
 
 typedef struct
 {
@@ -46,11 +23,8 @@ typedef struct
   TpBuf *out;
 } Dot;
 
-/* Appends text for an HTML-like label: & < > " ' as entities, a
- * backslash doubled, control characters as \u{..}, invalid UTF-8 as
- * U+FFFD, cut after max characters with "...". */
-static void
-put_html (TpBuf *out, const char *text, size_t max)
+void
+tp_dot_put_html (TpBuf *out, const char *text, size_t max)
 {
   size_t len = strlen (text), i = 0, chars = 0;
 
@@ -116,7 +90,7 @@ put_node_name (const Dot *d, TpNode node)
                      ? d->in->names[node] : NULL;
 
   if (name != NULL)
-    put_html (d->out, name, TEXT_MAX);
+    tp_dot_put_html (d->out, name, TEXT_MAX);
   else
     {
       tp_buf_putc (d->out, '#');
@@ -128,7 +102,7 @@ static void
 put_gradient_name (const Dot *d, uint32_t k)
 {
   tp_buf_puts (d->out, "d ");
-  put_html (d->out, d->in->target_name != NULL ? d->in->target_name : "?",
+  tp_dot_put_html (d->out, d->in->target_name != NULL ? d->in->target_name : "?",
             TEXT_MAX);
   tp_buf_puts (d->out, " / d ");
   put_node_name (d, d->in->wrt[k]);
@@ -294,7 +268,7 @@ put_node_label (const Dot *d, TpNode i)
   if (name != NULL)
     {
       tp_buf_puts (out, "<BR/><FONT POINT-SIZE=\"13\">");
-      put_html (out, name, TEXT_MAX);
+      tp_dot_put_html (out, name, TEXT_MAX);
       tp_buf_puts (out, "</FONT>");
     }
   tp_buf_puts (out, "<BR/><FONT POINT-SIZE=\"9\">");
@@ -549,7 +523,7 @@ put_caption (const Dot *d, const char *note)
   tp_buf_puts (out, " evaluated by the plan, ");
   tp_buf_u64 (out, d->plan->n_results);
   tp_buf_puts (out, " readable; target ");
-  put_html (out, d->in->target_name != NULL ? d->in->target_name : "?",
+  tp_dot_put_html (out, d->in->target_name != NULL ? d->in->target_name : "?",
             TEXT_MAX);
   if (note != NULL)
     {
@@ -626,22 +600,13 @@ put_note (const Dot *d, uint64_t cost, uint32_t budget, bool forward_shown)
  * ranking tends to do.  Graphviz's positioning pass works on every rank
  * an edge crosses (a "virtual node"), which is what makes long edges
  * expensive. */
-uint64_t
-tp_dot_cost (const TpDotInput *in, bool forward_only)
+bool
+tp_dot_forward_ranks (const TpTape *t, uint32_t spec, uint32_t *rank)
 {
-  const TpTape *t = in->plan->tape;
-  uint32_t spec = in->spec_nodes < t->len ? in->spec_nodes : t->len;
-  uint32_t n = forward_only ? spec : t->len;
-  uint32_t *rank = tp_malloc (((size_t) n + 1) * sizeof *rank);
   uint32_t *low = tp_malloc (((size_t) spec + 1) * sizeof *low);
-  uint64_t cost = n;
 
-  if (rank == NULL || low == NULL)
-    {
-      tp_free (rank);
-      tp_free (low);
-      return UINT64_MAX;
-    }
+  if (low == NULL)
+    return false;
   /* Forward band, in index (topological) order. */
   for (TpNode i = 0; i < spec; i++)
     {
@@ -660,6 +625,24 @@ tp_dot_cost (const TpDotInput *in, bool forward_only)
   for (TpNode i = 0; i < spec; i++)
     if (tp_tape_is_source (t, i) && low[i] != UINT32_MAX && low[i] > 0)
       rank[i] = low[i] - 1;
+  tp_free (low);
+  return true;
+}
+
+uint64_t
+tp_dot_cost (const TpDotInput *in, bool forward_only)
+{
+  const TpTape *t = in->plan->tape;
+  uint32_t spec = in->spec_nodes < t->len ? in->spec_nodes : t->len;
+  uint32_t n = forward_only ? spec : t->len;
+  uint32_t *rank = tp_malloc (((size_t) n + 1) * sizeof *rank);
+  uint64_t cost = n;
+
+  if (rank == NULL || !tp_dot_forward_ranks (t, spec, rank))
+    {
+      tp_free (rank);
+      return UINT64_MAX;
+    }
   /* Gradient band: readers come first (reversed edges), so walk down. */
   for (TpNode i = n; i-- > spec;)
     rank[i] = 0;
@@ -685,7 +668,6 @@ tp_dot_cost (const TpDotInput *in, bool forward_only)
         cost += 1 + (hi - lo > 1 ? hi - lo - 1 : 0);
       }
   tp_free (rank);
-  tp_free (low);
   return cost;
 }
 
@@ -757,7 +739,8 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
   uint32_t budget = in->budget != 0 ? in->budget : TP_DOT_BUDGET;
   uint32_t spec = in->spec_nodes < t->len ? in->spec_nodes : t->len;
   Dot d;
-  uint64_t cost;
+  uint64_t cost, tangent_cost = 0;
+  bool tangent;
 
   memset (&d, 0, sizeof d);
   d.in = in;
@@ -793,7 +776,23 @@ tp_dot_write (const TpDotInput *in, TpBuf *out)
       return true;
     }
 
-  put_caption (&d, NULL);
+  /* the tangent band, when asked for, if the picture can take it */
+  if (in->tangent != NULL && in->kernels == NULL)
+    {
+      uint64_t band = tp_dot_tangent_cost (in);
+      if (band == UINT64_MAX)
+        {
+          out->failed = true;
+          return false;
+        }
+      tangent_cost = cost + band;
+    }
+  tangent = tangent_cost != 0 && tangent_cost <= budget;
+  put_caption (&d, tangent ? "with the tangent band: the nodes forward mode records"
+                   : tangent_cost != 0 ? "the tangent band is not drawn: see the note"
+                   : NULL);
+  if (tangent_cost != 0 && !tangent)
+    tp_dot_tangent_note (in, tangent_cost, budget, out);
   if (in->kernels != NULL)
     {
       put_kernels (&d);
@@ -838,7 +837,11 @@ paired:
       }
   for (TpNode i = 0; i < t->len; i++)
     put_edges (&d, i);
+  if (tangent)
+    tp_dot_put_tangent (in, out);
   put_legend (&d);
+  if (tangent)
+    tp_dot_tangent_legend (in, out);
   tp_buf_puts (out, "}\n");
   return false;
 }

@@ -23,8 +23,15 @@
  *   the end of the plan: double border), observed, target, gradient
  *   ("d loss / d w"), seed; a legend lists the ones present.
  *
+ * - forward mode's tangent nodes can be drawn as a third band (cluster
+ *   "tangent", ids t{index}: their numbers are the forward reading's,
+ *   which differentiate's nodes share), top down, each parameter's
+ *   direction level with it; the program's values a tangent rule reads
+ *   come in from the forward band, dashed.
+ *
  * Over the budget (a layout cost estimate, not only a node count) the
- * picture degrades: the forward band alone with a note, or only a note.
+ * picture degrades: the forward band alone with a note, or only a note;
+ * a tangent band that would take it over is left out, with a note.
  * The note says so in the picture. */
 #ifndef TP_DOT_H
 #define TP_DOT_H
@@ -48,6 +55,17 @@
  * figures). */
 #define TP_DOT_BUDGET TP_PICTURE_BUDGET
 
+/* Forward mode's tangent tape, for the tangent band. */
+typedef struct
+{
+  const TpTape *tape;          /* the program's nodes (numbered as the
+                                  picture's), then the tangent nodes */
+  const TpProvenance *why;     /* per tangent node: why it was recorded */
+  const TpNode *tan;           /* per program node: its tangent node, or
+                                  TP_NO_NODE */
+  TpNode tangent;              /* the target's tangent node */
+} TpDotTangent;
+
 /* What the picture shows besides the tape itself. */
 typedef struct
 {
@@ -68,6 +86,8 @@ typedef struct
    * kernel of two nodes or more is drawn as a cluster of its own,
    * instead of the forward and gradient bands */
   const uint32_t *kernels;
+  /* NULL, or the tangent tape drawn as a third band (not with kernels) */
+  const TpDotTangent *tangent;
 } TpDotInput;
 
 /* Appends the DOT text and returns whether it was reduced (over the

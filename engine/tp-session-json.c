@@ -51,6 +51,7 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_FORWARD] = "forward",
   [TP_JSON_JAX] = "jax",
   [TP_JSON_DOT_KERNELS] = "dot_kernels",
+  [TP_JSON_DOT_TANGENT] = "dot_tangent",
 };
 
 const char *
@@ -674,6 +675,14 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       const char *text = tp_session_dot_kernels (s);
       tp_json_string (&out, text, strlen (text));
     }
+  if (member (&w, TP_JSON_DOT_TANGENT))
+    {
+      const char *text = tp_session_dot_tangent (s);
+      if (*text == '\0')
+        tp_buf_puts (&out, "null");
+      else
+        tp_json_string (&out, text, strlen (text));
+    }
   if (train != NULL)
     {
       char *object = tp_train_to_json (train);
@@ -732,7 +741,8 @@ tp_session_to_json_without_map (const TpSession *s)
                                         & ~TP_JSON_MEMBER (TP_JSON_MAP)
                                         & ~TP_JSON_MEMBER (TP_JSON_FORWARD)
                                         & ~TP_JSON_MEMBER (TP_JSON_JAX)
-                                        & ~TP_JSON_MEMBER (TP_JSON_DOT_KERNELS));
+                                        & ~TP_JSON_MEMBER (TP_JSON_DOT_KERNELS)
+                                        & ~TP_JSON_MEMBER (TP_JSON_DOT_TANGENT));
 }
 
 char *

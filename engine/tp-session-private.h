@@ -66,6 +66,7 @@ typedef enum
   TP_STAGE_FORWARD,       /* the tangent tape and the forward reading */
   TP_STAGE_JAX,           /* the JAX program */
   TP_STAGE_DOT_KERNELS,   /* the picture with the kernels as clusters */
+  TP_STAGE_DOT_TANGENT,   /* the picture with forward mode's tangent band */
   TP_N_STAGES
 } TpStage;
 
@@ -135,6 +136,7 @@ struct _TpSession
   char *memory_svg;             /* TP_STAGE_MEMORY_SVG */
   char *dot_kernels;            /* TP_STAGE_DOT_KERNELS */
   size_t dot_kernels_len;
+  char *dot_tangent;            /* TP_STAGE_DOT_TANGENT; NULL: no tangent */
   char *step_text;              /* TP_STAGE_STEPS: the first sentences ... */
   uint32_t *step_at;            /* ... step k's at [step_at[k], step_at[k + 1]) */
   uint32_t n_step_texts;        /* at most TP_STEP_TEXTS */
@@ -232,6 +234,7 @@ bool        tp_session_build_explain (TpSession *s);
 bool        tp_session_build_memory (TpSession *s);
 bool        tp_session_build_memory_svg (TpSession *s);
 bool        tp_session_build_dot_kernels (TpSession *s);
+bool        tp_session_build_dot_tangent (TpSession *s);
 
 /* The teaching facts' stages (tp-session-teach.c). */
 bool        tp_session_build_steps   (TpSession *s);

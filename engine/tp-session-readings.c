@@ -265,6 +265,31 @@ tp_session_build_dot_kernels (TpSession *s)
   return s->dot_kernels != NULL;
 }
 
+/* The picture with forward mode's tangent nodes as a third band; none
+ * without a parameter or when a limit stopped the tangent tape. */
+bool
+tp_session_build_dot_tangent (TpSession *s)
+{
+  const TpForward *f = &s->fwd.tape;
+  TpDotTangent tangent;
+  TpDotInput in;
+  TpBuf out;
+
+  if (s->n_wrt == 0 || f->limited)
+    return true;
+  if (!dot_input (s, &in))
+    return false;
+  tangent.tape = &f->tape;
+  tangent.why = f->why;
+  tangent.tan = f->tan;
+  tangent.tangent = f->tangent;
+  in.tangent = &tangent;
+  tp_buf_init (&out);
+  tp_dot_write (&in, &out);
+  s->dot_tangent = tp_buf_steal (&out);
+  return s->dot_tangent != NULL;
+}
+
 bool
 tp_session_build_summary (TpSession *s)
 {

@@ -166,6 +166,7 @@ session_reset (TpSession *s)
   tp_free (s->diag_message);
   tp_free (s->memory_svg);
   tp_free (s->dot_kernels);
+  tp_free (s->dot_tangent);
   tp_free (s->step_text);
   tp_free (s->late_step);
   tp_free (s->fusion_sentence);
@@ -606,6 +607,9 @@ static const TpStageRow stage_rows[TP_N_STAGES] = {
   [TP_STAGE_DOT_KERNELS] = { { TP_STAGE_NONFINITE, TP_STAGE_FUSION,
                                 TP_STAGE_MEMORY },
                               tp_session_build_dot_kernels },
+  [TP_STAGE_DOT_TANGENT] = { { TP_STAGE_LOWER, TP_STAGE_NONFINITE,
+                               TP_STAGE_FORWARD },
+                             tp_session_build_dot_tangent },
   [TP_STAGE_JAX] = { { TP_STAGE_DIRECTION, NO_STAGE, NO_STAGE },
                      tp_session_build_jax },
 };
@@ -689,6 +693,16 @@ tp_session_dot_kernels (const TpSession *cs)
   if (!tp_session_need (s, TP_STAGE_DOT_KERNELS) || s->dot_kernels == NULL)
     return "";
   return s->dot_kernels;
+}
+
+const char *
+tp_session_dot_tangent (const TpSession *cs)
+{
+  TpSession *s = (TpSession *) cs;
+
+  if (!tp_session_need (s, TP_STAGE_DOT_TANGENT) || s->dot_tangent == NULL)
+    return "";
+  return s->dot_tangent;
 }
 
 size_t

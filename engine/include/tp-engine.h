@@ -469,6 +469,11 @@ bool           tp_session_fusion     (const TpSession *session,
  * forward and gradient bands), for a front end's kernels toggle; "" when
  * refused.  Borrowed. */
 const char    *tp_session_dot_kernels (const TpSession *session);
+/* The picture's DOT with forward mode's tangent nodes as a third band
+ * (cluster "tangent", ids t{index}, beside the forward and gradient
+ * bands), for a front end's tangent-band toggle; "" without a parameter,
+ * when the tangent tape was cut by a limit, or when refused.  Borrowed. */
+const char    *tp_session_dot_tangent (const TpSession *session);
 /* Node's kernel (its first step's, in the fusion reading's numbering),
  * or TP_MAP_NO_NODE when the plan does not evaluate it. */
 uint32_t       tp_session_node_kernel (const TpSession *session,
@@ -713,7 +718,7 @@ char          *tp_session_to_json    (const TpSession *session);
 /* The same object without its "map" member (every other member's bytes
  * as there), for a front end that takes the maps through
  * tp_session_map_line and tp_session_map_ref: the map is most of a big
- * program's JSON.  Nor "forward", "jax" and "dot_kernels", which a front end asks for
+ * program's JSON.  Nor "forward", "jax", "dot_kernels" and "dot_tangent", which a front end asks for
  * with tp_session_to_json_members when it shows them. */
 char          *tp_session_to_json_without_map (const TpSession *session);
 
@@ -761,6 +766,7 @@ typedef enum
   TP_JSON_FORWARD,
   TP_JSON_JAX,
   TP_JSON_DOT_KERNELS,
+  TP_JSON_DOT_TANGENT,
   TP_N_JSON_MEMBERS
 } TpJsonMember;
 

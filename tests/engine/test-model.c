@@ -391,6 +391,81 @@ test_dot_kernels (void)
   tp_session_free (s);
 }
 
+/* The picture with forward mode's tangent band: a node t{i} for each
+ * tangent node, in cluster "tangent"; the target's tangent marked; each
+ * operand an edge (a program value from n{a}, a tangent from t{a}); the
+ * plain picture untouched.  No parameter: no band.  A band that would
+ * take the picture over its budget is left out, with a note. */
+static void
+test_dot_tangent (void)
+{
+  TpSession *s = tp_test_compile ("w = parameter [2, 3]\nx = input [4, 2]\n"
+                                  "h = tanh(x @ w)\nloss = sum(h * h)\n",
+                                  NULL, NULL, TP_STATUS_OK);
+  TpSession *none = tp_test_compile ("x = input 2.0\ny = x * x\n", NULL,
+                                     NULL, TP_STATUS_OK);
+  GString *big = g_string_new ("a0 = parameter [2]\n");
+  const char *dot = tp_session_dot_tangent (s);
+  const char *band;
+  TpForwardSummary f;
+  char *json, *id;
+
+  g_assert_true (g_str_has_prefix (dot, "digraph"));
+  band = strstr (dot, "subgraph cluster_tangent");
+  g_assert_nonnull (band);
+  g_assert_nonnull (strstr (dot, "cluster_forward"));
+  g_assert_nonnull (strstr (dot, "cluster_gradient"));
+  g_assert_true (tp_session_forward (s, &f));
+  g_assert_cmpuint (f.end, >, f.first);
+  for (uint32_t i = f.first; i < f.end; i++)
+    {
+      const char *at;
+      bool op;
+
+      id = g_strdup_printf ("t%u [id=\"t%u\", class=\"", i, i);
+      at = strstr (band, id);
+      g_assert_nonnull (at);
+      op = g_str_has_prefix (at + strlen (id), "op ");
+      g_free (id);
+      /* an op's first operand is an edge into it; a direction has none */
+      id = g_strdup_printf (" -> t%u [id=\"te%u_0\"", i, i);
+      g_assert_cmpint (strstr (dot, id) != NULL, ==, op);
+      g_free (id);
+    }
+  id = g_strdup_printf ("t%u [id=\"t%u\", class=\"op tangent tangent-target\"",
+                        f.tangent, f.tangent);
+  g_assert_nonnull (strstr (dot, id));
+  g_free (id);
+  g_assert_nonnull (strstr (dot, "class=\"operand primal"));
+  g_assert_nonnull (strstr (dot, "class=\"operand tangent"));
+  g_assert_nonnull (strstr (dot, "class=\"source leaf tangent direction\""));
+  g_assert_nonnull (strstr (dot, "id=\"legend-tangent\""));
+  g_assert_null (strstr (tp_session_reading (s, TP_READING_DOT), "tangent"));
+  json = tp_session_to_json_members (s, TP_JSON_MEMBER (TP_JSON_DOT_TANGENT));
+  g_assert_true (g_str_has_prefix (json, "{\"dot_tangent\":\"digraph"));
+  tp_string_free (json);
+
+  g_assert_cmpstr (tp_session_dot_tangent (none), ==, "");
+  json = tp_session_to_json_members (none, TP_JSON_MEMBER (TP_JSON_DOT_TANGENT));
+  g_assert_cmpstr (json, ==, "{\"dot_tangent\":null}\n");
+  tp_string_free (json);
+
+  /* a chain whose picture fits its budget, but not with the band */
+  for (int i = 1; i < 28; i++)
+    g_string_append_printf (big, "a%d = tanh(a%d) * a0\n", i, i - 1);
+  g_string_append (big, "loss = sum(a27)\n");
+  tp_session_free (none);
+  none = tp_test_compile (big->str, NULL, NULL, TP_STATUS_OK);
+  dot = tp_session_dot_tangent (none);
+  g_assert_null (strstr (tp_session_reading (none, TP_READING_DOT), "is reduced"));
+  g_assert_null (strstr (dot, "cluster_tangent"));
+  g_assert_nonnull (strstr (dot, "id=\"note-tangent\""));
+  g_assert_nonnull (strstr (dot, "the tangent band is not drawn"));
+  g_string_free (big, TRUE);
+  tp_session_free (none);
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -404,5 +479,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/model/apply", test_apply);
   g_test_add_func ("/topos/model/summary", test_summary);
   g_test_add_func ("/topos/model/dot-kernels", test_dot_kernels);
+  g_test_add_func ("/topos/model/dot-tangent", test_dot_tangent);
   return g_test_run ();
 }

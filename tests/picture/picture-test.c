@@ -35,6 +35,16 @@ scan_start (G_GNUC_UNUSED GMarkupParseContext *ctx, const char *element,
       g_assert_false (g_hash_table_contains (scan->edges, id));
       g_hash_table_insert (scan->edges, g_strdup (id), g_strdup (klass));
     }
+  else if (g_str_has_prefix (klass, "node ") && id[0] == 't' && g_ascii_isdigit (id[1]))
+    {
+      g_assert_false (g_hash_table_contains (scan->tangents, id));
+      g_hash_table_insert (scan->tangents, g_strdup (id), g_strdup (klass));
+    }
+  else if (g_str_has_prefix (klass, "edge ") && g_str_has_prefix (id, "te"))
+    {
+      g_assert_false (g_hash_table_contains (scan->tangent_edges, id));
+      g_hash_table_insert (scan->tangent_edges, g_strdup (id), g_strdup (klass));
+    }
 }
 
 /* Parses svg as XML (failing the test if it is not well-formed) and
@@ -48,6 +58,8 @@ svg_scan (const char *svg, SvgScan *scan)
 
   scan->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   scan->edges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  scan->tangents = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  scan->tangent_edges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   scan->texts = 0;
   ctx = g_markup_parse_context_new (&parser, 0, scan, NULL);
   g_markup_parse_context_parse (ctx, svg, -1, &error);
@@ -62,6 +74,8 @@ svg_scan_clear (SvgScan *scan)
 {
   g_hash_table_unref (scan->nodes);
   g_hash_table_unref (scan->edges);
+  g_hash_table_unref (scan->tangents);
+  g_hash_table_unref (scan->tangent_edges);
 }
 
 gboolean

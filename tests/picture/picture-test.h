@@ -24,6 +24,8 @@ typedef struct
 {
   GHashTable *nodes;   /* "n3" -> class string */
   GHashTable *edges;   /* "e3_0" -> class string */
+  GHashTable *tangents;      /* the tangent band's: "t7" -> class string */
+  GHashTable *tangent_edges; /* "te7_0" -> class string */
   guint texts;
 } SvgScan;
 

@@ -78,6 +78,65 @@ test_structure (void)
     }
 }
 
+/* The picture with forward mode's tangent band, drawn by graphviz, for
+ * every sample: the plain picture's nodes and edges, and one node group
+ * per tangent node, in the tangent band's cluster, the target's tangent
+ * marked once; every tangent edge ends at a tangent node. */
+static void
+test_tangent_band (void)
+{
+  for (gsize k = 0; k < n_samples; k++)
+    {
+      g_autofree char *src = sample (samples[k].file);
+      TpSession *s = compile (src, samples[k].target, samples[k].observe);
+      TpForwardSummary f;
+      guint nodes, operands, targets = 0;
+      SvgScan scan;
+      GHashTableIter it;
+      gpointer key, value;
+      TpRender *r;
+
+      g_test_message ("%s", samples[k].file);
+      if (!tp_session_forward (s, &f))
+        {
+          g_assert_cmpstr (tp_session_dot_tangent (s), ==, "");
+          tp_session_free (s);
+          continue;
+        }
+      r = render_ok (tp_session_dot_tangent (s));
+      tape_counts (s, &nodes, &operands);
+      svg_scan (tp_render_svg (r, NULL), &scan);
+      g_assert_cmpuint (g_hash_table_size (scan.nodes), ==, nodes);
+      g_assert_cmpuint (g_hash_table_size (scan.edges), ==, operands);
+      g_assert_cmpuint (g_hash_table_size (scan.tangents), ==, f.end - f.first);
+      g_assert_cmpuint (g_hash_table_size (scan.tangent_edges), >, 0);
+      for (guint i = f.first; i < f.end; i++)
+        {
+          g_autofree char *id = g_strdup_printf ("t%u", i);
+          const char *klass = g_hash_table_lookup (scan.tangents, id);
+          g_assert_nonnull (klass);
+          g_assert_true (has_class (klass, "tangent"));
+          targets += has_class (klass, "tangent-target") ? 1u : 0u;
+          g_assert_cmpint (has_class (klass, "tangent-target"), ==, i == f.tangent);
+        }
+      g_assert_cmpuint (targets, ==, 1);
+      g_hash_table_iter_init (&it, scan.tangent_edges);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          unsigned reader, slot;
+          g_autofree char *id = NULL;
+          g_assert_cmpint (sscanf (key, "te%u_%u", &reader, &slot), ==, 2);
+          id = g_strdup_printf ("t%u", reader);
+          g_assert_true (g_hash_table_contains (scan.tangents, id));
+          g_assert_true (has_class (value, "primal") || has_class (value, "tangent"));
+        }
+      g_assert_nonnull (strstr (tp_render_svg (r, NULL), "id=\"tangent\""));
+      svg_scan_clear (&scan);
+      tp_render_free (r);
+      tp_session_free (s);
+    }
+}
+
 /* README, observing error: the observed, target and gradient nodes, the
  * seed, the bands and the saved-value edges. */
 static void
@@ -470,6 +529,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/picture/structure", test_structure);
   g_test_add_func ("/picture/readme-classes", test_readme_classes);
+  g_test_add_func ("/picture/tangent-band", test_tangent_band);
   g_test_add_func ("/picture/observe-moves", test_observe_moves);
   g_test_add_func ("/picture/escaping", test_escaping);
   g_test_add_func ("/picture/png", test_png);

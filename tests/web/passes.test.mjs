@@ -2,7 +2,7 @@
 // Chromium with real clicks and keys, each against the native engine's
 // own output (TP_NATIVE_TOPOS): the optimise choice's plan, the fusion
 // pane and its saving, a fusion line selecting its node, the picture's
-// kernels as clusters, a remat toggle and auto, the forward pane along a
+// kernels as clusters, the tangent band, a remat toggle and auto, the forward pane along a
 // picked direction with its tangent nodes lit apart, "copy as JAX" and
 // its .py download; the pass readings are asked for only when their tab
 // is shown; axe-core on every new pane and control, at 1280x720 and on a
@@ -157,6 +157,38 @@ test('kernels as clusters: the toggle draws the engine\'s dot_kernels, a dashed 
   await page.click('#kernels-toggle');
   await ready(page);
   assert.deepEqual(await clusters(), []);
+  await page.context().close();
+});
+
+test('tangent band: the toggle draws the engine\'s dot_tangent, forward mode\'s tangent nodes as a third band; it and the kernels take turns', { skip }, async () => {
+  const page = await open('#tab=picture', 'readme');
+  const fwd = nativeJson('readme', 'forward').forward;
+  const band = () => page.$$eval('[data-reading="picture"] svg g.cluster#tangent', (gs) => gs.length);
+  const tangents = () => page.$$eval('[data-reading="picture"] svg g.node[id^="t"]', (gs) => gs.map((g) => g.id).sort());
+  assert.equal(await band(), 0, 'the plain picture has no tangent band');
+  await page.click('#tangents-toggle');
+  await ready(page);
+  await page.waitForSelector('[data-reading="picture"] svg g.cluster#tangent');
+  assert.equal(await page.getAttribute('#tangents-toggle', 'aria-pressed'), 'true');
+  const wanted = [];
+  for (let i = fwd.nodes[0]; i < fwd.nodes[1]; i++) wanted.push(`t${i}`);
+  assert.deepEqual(await tangents(), wanted.sort(), 'one node per tangent node, numbered as the forward reading');
+  assert.ok(await page.$(`[data-reading="picture"] svg g.node#t${fwd.tangent_node}.tangent-target`));
+  assert.match(await page.textContent('[data-reading="picture"] svg g.cluster#tangent'), /tangent: recorded by forward mode/);
+  assert.ok(await page.$('[data-reading="picture"] svg g.cluster#gradient'), 'the gradient band stays');
+  assert.match(page.url(), /tangents=1/);
+  await page.screenshot({ path: join(s.shots, 'passes-tangent-band.png') });
+  assert.deepEqual(await violations(page), [], 'axe: the picture with the tangent band');
+  // The kernels' picture instead: one of the two at a time.
+  await page.click('#kernels-toggle');
+  await ready(page);
+  await page.waitForFunction(() => !document.querySelector('[data-reading="picture"] svg g.cluster#tangent'));
+  assert.equal(await page.getAttribute('#tangents-toggle', 'aria-pressed'), 'false');
+  assert.equal(await page.getAttribute('#kernels-toggle', 'aria-pressed'), 'true');
+  await page.click('#kernels-toggle');
+  await ready(page);
+  assert.equal(await band(), 0);
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 

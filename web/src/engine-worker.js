@@ -4,7 +4,7 @@
 // program, most of it the map and the nodes' values) stays here.
 //
 // in:  {id, program, target, observe, exact, optimize, remat: [names] or
-//       'auto', direction, kernels} (the last four: passes.js, forward.js)
+//       'auto', direction, kernels, tangents} (the last five: passes.js, forward.js)
 // out: first {id, part: reading, text: engine text} for each text reading
 //      (spec, derivative, plan, stablehlo, values, dot, summary), each a
 //      message of its own, so the page takes in one at a time (a
@@ -53,7 +53,7 @@ import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from '
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 import { exactNode, lazyExactTensors, parseExact } from './grid.js';
-import { passReading, passChunk, readFlags, DOT_KERNELS_MEMBER } from './pass-readings.js';
+import { passReading, passChunk, readFlags, DOT_KERNELS_MEMBER, DOT_TANGENT_MEMBER } from './pass-readings.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -342,6 +342,9 @@ self.onmessage = async (event) => {
     // The picture's kernels as clusters, when asked (passes.js): the
     // engine's DOT with the fusion's kernels, in place of the plain one.
     if (request.kernels && status === 0) result.dot = jsonMembers(DOT_KERNELS_MEMBER).dot_kernels ?? result.dot;
+    // Or with forward mode's tangent nodes as a third band (null without
+    // a parameter: the plain picture).
+    else if (request.tangents && status === 0) result.dot = jsonMembers(DOT_TANGENT_MEMBER).dot_tangent ?? result.dot;
     const html = {}, long = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {
       if (prep.all.length <= LONG_LINES) {

@@ -150,7 +150,7 @@ function openState(h) {
   chosen.target = h.target;
   chosen.observe = h.observe;
   chosen.exact = h.exact;
-  Object.assign(chosen, { optimize: h.optimize, remat: h.remat, direction: h.direction, kernels: h.kernels });
+  Object.assign(chosen, { optimize: h.optimize, remat: h.remat, direction: h.direction, kernels: h.kernels, tangents: h.tangents });
   drafts.update(drafts.current, { target: chosen.target, observe: chosen.observe, exact: chosen.exact });
   showView(h.tab);
   applyChoices();

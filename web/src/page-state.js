@@ -16,7 +16,7 @@ export const page = {
   chosen: { program: '', target: '', observe: '', exact: false, tab: 'spec',
     // the passes (passes.js, forward.js): optimise, rematerialise (names,
     // or 'auto'), forward mode's direction ('': seeded), kernels as clusters
-    optimize: false, remat: [], direction: '', kernels: false },
+    optimize: false, remat: [], direction: '', kernels: false, tangents: false },
   selected: null,           // the node highlighted across readings, or null
   // Of the last program that read (none: the empty program's):
   names: unpackNames({ text: '', nodes: new Int32Array(0), scalar: new Uint8Array(0) }),
@@ -84,13 +84,13 @@ export function currentRead() {
   const c = page.chosen;
   return {
     program: c.program, target: c.target, observe: c.observe ? [c.observe] : [], exact: c.exact,
-    optimize: c.optimize, remat: c.remat, direction: c.direction, kernels: c.kernels,
+    optimize: c.optimize, remat: c.remat, direction: c.direction, kernels: c.kernels, tangents: c.tangents,
     // the open lesson, graded after the readings (lessons.js), or null
     lesson: page.lessonRequest ? page.lessonRequest() : null,
   };
 }
 export function requestKey(r) {
-  return JSON.stringify([r.program, r.target, r.observe, r.exact, !!r.optimize, r.remat || [], r.direction || '', !!r.kernels, r.lesson ? r.lesson.key : 0]);
+  return JSON.stringify([r.program, r.target, r.observe, r.exact, !!r.optimize, r.remat || [], r.direction || '', !!r.kernels, !!r.tangents, r.lesson ? r.lesson.key : 0]);
 }
 
 // A program past this many characters stays out of the address bar while

@@ -11,6 +11,7 @@ export const PASS_READINGS = { optimized: 10, fusion: 11, forward: 12, jax: 13 }
 // TpJsonMember bits: the forward member, the DOT with the kernels.
 export const FORWARD_MEMBER = 35;
 export const DOT_KERNELS_MEMBER = 37;
+export const DOT_TANGENT_MEMBER = 38;
 
 // tp_wasm_read's flags (1 exact, 2 optimize, 4 remat auto), the names to
 // rematerialise and the direction ('' the seeded one) of a read request.

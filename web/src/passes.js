@@ -156,7 +156,9 @@ export function createPasses() {
 
   function wire() {
     $('#optimize').addEventListener('change', (e) => choose({ optimize: e.target.checked }));
-    $('#kernels-toggle').addEventListener('click', () => choose({ kernels: !page.chosen.kernels }));
+    // the kernels and the tangent band are two pictures: one at a time
+    $('#kernels-toggle').addEventListener('click', () => choose({ kernels: !page.chosen.kernels, tangents: false }));
+    $('#tangents-toggle').addEventListener('click', () => choose({ tangents: !page.chosen.tangents, kernels: false }));
     $('#remat-auto').addEventListener('click', () => choose({ remat: page.chosen.remat === 'auto' ? [] : 'auto' }));
     $('#remat-list').addEventListener('click', (e) => {
       const b = e.target instanceof Element ? e.target.closest('[data-remat]') : null;
@@ -193,6 +195,7 @@ export function createPasses() {
     const c = page.chosen;
     $('#optimize').checked = c.optimize;
     $('#kernels-toggle').setAttribute('aria-pressed', String(c.kernels));
+    $('#tangents-toggle').setAttribute('aria-pressed', String(c.tangents));
     showRemat();
     forward.applyChoice(c.direction);
   }

@@ -16,10 +16,10 @@ export const VIEWS = [...TABS, ...TEACH_TABS, ...PASS_TABS, 'tiled'];
 const TAB_ALIASES = { hlo: 'stablehlo', graph: 'picture', dot: 'picture', tile: 'tiled' };
 
 // The passes' choices: `optimize=1`, `remat=a,b` (or `remat=auto`),
-// `direction=w[0, 1]`, `kernels=1`, each only when set.
+// `direction=w[0, 1]`, `kernels=1`, `tangents=1`, each only when set.
 //
 // Reads a hash ("#..." or "...") into {program?, target, observe, exact,
-// optimize, remat, direction, kernels, tab}.
+// optimize, remat, direction, kernels, tangents, tab}.
 // `program` is undefined when the hash has none (so the caller can fall back
 // to the drafts); the other fields always have a value.
 export function parseHash(hash) {
@@ -36,6 +36,7 @@ export function parseHash(hash) {
     remat: remat === 'auto' ? 'auto' : remat.split(',').filter(Boolean),
     direction: params.get('direction') || '',
     kernels: on(params.get('kernels')),
+    tangents: on(params.get('tangents')),
     program: params.has('program') ? params.get('program') : undefined,
     target: params.get('target') || '',
     observe: params.get('observe') || '',
@@ -55,6 +56,7 @@ export function formatHash(state) {
   if (state.remat === 'auto' || state.remat?.length) params.set('remat', state.remat === 'auto' ? 'auto' : state.remat.join(','));
   if (state.direction) params.set('direction', state.direction);
   if (state.kernels) params.set('kernels', '1');
+  if (state.tangents) params.set('tangents', '1');
   if (state.tab && state.tab !== 'spec') params.set('tab', state.tab);
   return '#' + params.toString();
 }
