@@ -1,0 +1,421 @@
+/* test-pass-panes.c: the compiler's passes on the desktop: Optimise
+ * beside Exact numerics, the Optimised, Fusion and Forward panes of the
+ * teaching panel, forward mode's direction picker and Copy as JAX, each
+ * against what the engine's own session says for the same program and
+ * choices; and the pass readings are computed only once their pane is
+ * shown (the engine's own counters, tp-engine-testing.h).  Every case
+ * maps a window and runs in a subprocess of its own. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tp-document-private.h"
+#include "tp-engine-testing.h"
+#include "tp-pass-pane.h"
+#include "tp-picture-raster.h"
+#include "tp-teach-panel.h"
+#include "tp-text-pane.h"
+#include "tp-ui-test-util.h"
+#include "tp-ui-test-window.h"
+#include "tp-window.h"
+#include "test-window.h"
+
+
+
+static TpWindow *
+window_on_sample (const char *sample)
+{
+  TpWindow *window = tp_test_window_new ();
+
+  tp_window_open_sample (window, sample);
+  tp_window_recompute_now (window);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+/* The engine's session for the window's text and choices. */
+static TpSession *
+session_for (TpWindow *window)
+{
+  TpDocument *document = tp_window_get_document (window);
+  g_autofree char *source = tp_document_dup_text (document);
+  TpSession *session = tp_session_new ();
+  const char *observe[1] = { tp_document_get_observe (document) };
+  TpChoices choices = { .target = tp_document_get_target (document),
+                        .observe = observe,
+                        .n_observe = observe[0] != NULL ? 1 : 0,
+                        .exact = tp_document_get_exact (document),
+                        .optimize = tp_document_get_optimize (document),
+                        .direction = tp_document_get_direction (document) };
+
+  g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);
+  return session;
+}
+
+static gboolean
+readings_settled (gpointer data)
+{
+  TpDocument *document = tp_window_get_document (data);
+
+  return !tp_document_get_busy (document) && tp_window_get_readings_ready (data);
+}
+
+static gboolean
+pane_current (gpointer data)
+{
+  return tp_pass_pane_get_current (data);
+}
+
+static TpPassPane *
+show_pass (TpWindow    *window,
+           TpTeachPage  page)
+{
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpPassPane *pane = tp_teach_panel_get_pass_pane (panel, page);
+
+  tp_teach_panel_show (panel, page);
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  return pane;
+}
+
+static char *
+pane_reading (TpWindow *window,
+              TpPane    pane)
+{
+  return tp_text_pane_dup_reading (TP_TEXT_PANE (tp_window_get_pane (window, pane)));
+}
+
+/* The line the pass pane's "selected" tag starts on, or NULL. */
+static char *
+pass_selected_line (TpPassPane *pane,
+                    const char *tag_name)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (tp_pass_pane_get_view (pane));
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), tag_name);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  if (!gtk_text_iter_starts_tag (&start, tag) && !gtk_text_iter_forward_to_tag_toggle (&start, tag))
+    return NULL;
+  gtk_text_iter_set_line_offset (&start, 0);
+  end = start;
+  gtk_text_iter_forward_to_line_end (&end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, TRUE);
+}
+
+/* {==== Optimise ====} */
+
+/* Optimise compiles with the exact rewrites: the plan, StableHLO and
+ * values follow, the spec and the derivative stay the recorded tape. */
+static void
+passes_optimize (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *plain = session_for (window);
+  TpSession *optimized;
+  g_autoptr(GSettings) settings = g_settings_new (TP_APP_ID);
+  g_autofree char *plan = pane_reading (window, TP_PANE_PLAN);
+
+  g_assert_false (tp_document_get_optimize (document));
+  g_assert_cmpstr (plan, ==, tp_session_reading (plain, TP_READING_PLAN));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.optimize", NULL));
+  g_assert_true (tp_document_get_optimize (document));
+  g_assert_true (g_settings_get_boolean (settings, "optimize"));
+  /* through the reader, as a person's click goes */
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  optimized = session_for (window);
+  g_assert_cmpstr (tp_session_reading (optimized, TP_READING_PLAN), !=, tp_session_reading (plain, TP_READING_PLAN));
+  for (TpPane p = TP_PANE_SPEC; p <= TP_PANE_VALUES; p++)
+    {
+      g_autofree char *text = pane_reading (window, p);
+
+      g_assert_cmpstr (text, ==, tp_session_reading (optimized, (TpReading) p));
+    }
+  {
+    g_autofree char *spec = pane_reading (window, TP_PANE_SPEC);
+    g_autofree char *derivative = pane_reading (window, TP_PANE_DERIVATIVE);
+
+    g_assert_cmpstr (spec, ==, tp_session_reading (plain, TP_READING_SPEC));
+    g_assert_cmpstr (derivative, ==, tp_session_reading (plain, TP_READING_DERIVATIVE));
+  }
+  /* a new window starts with it, as with Exact numerics */
+  {
+    TpWindow *second = tp_test_window_new ();
+
+    g_assert_true (tp_document_get_optimize (tp_window_get_document (second)));
+    gtk_window_destroy (GTK_WINDOW (second));
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.optimize", NULL));
+  g_assert_false (tp_document_get_optimize (document));
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  {
+    g_autofree char *again = pane_reading (window, TP_PANE_PLAN);
+
+    g_assert_cmpstr (again, ==, tp_session_reading (plain, TP_READING_PLAN));
+  }
+  tp_session_free (plain);
+  tp_session_free (optimized);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* {==== the panes ====} */
+
+/* Nothing of a pass is computed until its pane is shown; then the pane
+ * holds the engine's reading, the fusion's saving on top. */
+static void
+passes_lazy_fusion (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *expected = session_for (window);
+  TpSession *session = document->session;
+  TpFusionSummary fusion;
+  TpPassPane *pane;
+  g_autofree char *text = NULL;
+  g_autofree char *sentence = NULL;
+
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_nonnull (session);
+  for (TpComputation w = TP_COMPUTED_OPTIMIZE; w <= TP_COMPUTED_JAX; w++)
+    if (w != TP_COMPUTED_REMAT)
+      g_assert_cmpuint (tp_session_computed (session, w), ==, 0);
+  g_assert_null (tp_readings_get_pass (tp_document_get_readings (document), TP_READING_FUSION));
+
+  pane = show_pass (window, TP_TEACH_FUSION);
+  g_assert_cmpuint (tp_session_computed (session, TP_COMPUTED_FUSION), ==, 1);
+  g_assert_cmpuint (tp_session_computed (session, TP_COMPUTED_FORWARD), ==, 0);
+  g_assert_cmpuint (tp_session_computed (session, TP_COMPUTED_JAX), ==, 0);
+  text = tp_pass_pane_dup_text (pane);
+  g_assert_cmpstr (text, ==, tp_session_reading (expected, TP_READING_FUSION));
+  g_assert_true (tp_session_fusion (expected, &fusion));
+  sentence = g_strndup (fusion.sentence, fusion.sentence_length);
+  g_assert_cmpstr (gtk_label_get_label (tp_pass_pane_get_sentence (pane)), ==, sentence);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_sentence (pane))));
+  g_assert_true (g_str_has_prefix (sentence, "Fused, "));
+
+  /* shown again: not made again */
+  tp_teach_panel_show (tp_window_get_teach_panel (window), TP_TEACH_CHECK);
+  pane = show_pass (window, TP_TEACH_FUSION);
+  g_assert_cmpuint (tp_session_computed (session, TP_COMPUTED_FUSION), ==, 1);
+
+  /* cross-highlight: node 4 selected elsewhere lights its uses here */
+  g_assert_null (pass_selected_line (pane, "selected-ref"));
+  tp_document_set_selected_node (document, 4);
+  {
+    g_autofree char *line = pass_selected_line (pane, "selected-ref");
+
+    g_assert_nonnull (line);
+    g_assert_true (g_str_has_suffix (line, "3, 4"));
+  }
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The optimised reading, and a line of it selecting across the window. */
+static void
+passes_optimized_pane (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *expected = session_for (window);
+  TpPassPane *pane = show_pass (window, TP_TEACH_OPTIMIZED);
+  g_autofree char *text = tp_pass_pane_dup_text (pane);
+  GtkTextView *view = tp_pass_pane_get_view (pane);
+  GtkTextIter iter;
+
+  g_assert_cmpstr (text, ==, tp_session_reading (expected, TP_READING_OPTIMIZED));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_sentence (pane))));
+  tp_document_set_selected_node (document, 4);
+  {
+    g_autofree char *line = pass_selected_line (pane, "selected");
+    g_autofree char *plan = selected_line (window, TP_PANE_PLAN);
+
+    g_assert_nonnull (line);
+    g_assert_true (g_str_has_prefix (line, "   4  Sub"));
+    g_assert_nonnull (plan);
+  }
+  /* the reader's cursor on line 3 (node 3) selects node 3 everywhere */
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (view)));
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (view), &iter, 3);
+  gtk_text_buffer_place_cursor (gtk_text_view_get_buffer (view), &iter);
+  g_assert_cmpint (tp_document_get_selected_node (document), ==, 3);
+  {
+    g_autofree char *spec = selected_line (window, TP_PANE_SPEC);
+
+    g_assert_nonnull (spec);
+    g_assert_true (g_str_has_prefix (spec, "   3  Mul"));
+  }
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The forward reading, its direction picked through the reader, and a
+ * tangent node lit in the pane only, with its tangent step. */
+static void
+passes_forward (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *expected = session_for (window);
+  TpPassPane *pane = show_pass (window, TP_TEACH_FORWARD);
+  g_autofree char *text = tp_pass_pane_dup_text (pane);
+  GtkDropDown *direction = tp_pass_pane_get_direction (pane);
+  GListModel *items = gtk_drop_down_get_model (direction);
+  GtkTextView *view = tp_pass_pane_get_view (pane);
+  TpForwardSummary summary;
+  GtkTextIter iter;
+
+  g_assert_cmpstr (text, ==, tp_session_reading (expected, TP_READING_FORWARD));
+  g_assert_nonnull (strstr (text, "direction v, seeded"));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 0);
+  /* seeded, then the one parameter */
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 2);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, "w");
+  g_assert_cmpuint (gtk_drop_down_get_selected (direction), ==, 0);
+
+  /* a tangent node: lit here, with its step; the window's selection stays */
+  g_assert_true (tp_session_forward (expected, &summary));
+  tp_document_set_selected_node (document, -1);
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  gtk_text_buffer_get_iter_at_line (gtk_text_view_get_buffer (view), &iter, (int) summary.first + 1);
+  gtk_text_buffer_place_cursor (gtk_text_view_get_buffer (view), &iter);
+  g_assert_cmpint (tp_document_get_selected_node (document), ==, -1);
+  {
+    size_t length = 0;
+    const char *step = tp_session_forward_step_text (expected, 0, &length);
+    g_autofree char *want = g_strndup (step, length);
+    g_autofree char *lit = pass_selected_line (pane, "tangent");
+
+    g_assert_nonnull (lit);
+    g_assert_true (g_str_has_prefix (lit, "   6  Leaf"));
+    g_assert_true (g_str_has_prefix (want, "tangent step 1 of "));
+    g_assert_cmpstr (gtk_label_get_label (tp_pass_pane_get_tangent (pane)), ==, want);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_tangent (pane))));
+  }
+
+  /* pick w: its one element, read again through the reader */
+  gtk_drop_down_set_selected (direction, 1);
+  g_assert_cmpstr (tp_document_get_direction (document), ==, "w[]");
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  g_clear_pointer (&text, g_free);
+  text = tp_pass_pane_dup_text (pane);
+  g_assert_cmpstr (text, ==, tp_session_reading (expected, TP_READING_FORWARD));
+  g_assert_nonnull (strstr (text, "direction v: 1 at"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (direction), ==, 1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_note (pane))));
+
+  /* a direction the engine cannot use: its sentence beside the picker */
+  tp_document_set_direction (document, "q");
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  g_assert_true (tp_session_forward (expected, &summary));
+  g_assert_nonnull (summary.direction_error);
+  g_assert_cmpstr (gtk_label_get_label (tp_pass_pane_get_note (pane)), ==, summary.direction_error);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_note (pane))));
+  g_assert_cmpuint (gtk_drop_down_get_selected (direction), ==, 2);
+
+  /* seeded again */
+  gtk_drop_down_set_selected (direction, 0);
+  g_assert_null (tp_document_get_direction (document));
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Copy as JAX: the engine's jax reading on the clipboard, made only
+ * then. */
+static void
+passes_copy_jax (void)
+{
+  TpWindow *window = window_on_sample ("mlp");
+  TpDocument *document = tp_window_get_document (window);
+  TpSession *expected = session_for (window);
+  g_autofree char *copied = NULL;
+
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 0);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (window)), "before");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-jax", NULL));
+  copied = clipboard_text (GTK_WIDGET (window));
+  g_assert_cmpstr (copied, ==, tp_session_reading (expected, TP_READING_JAX));
+  g_assert_true (g_str_has_prefix (copied, "#") || strstr (copied, "import jax") != NULL);
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 1);
+  g_assert_true (g_str_has_prefix (tp_window_get_toast (window), "Copied the program in JAX: "));
+
+  /* through the reader: an edit, then the copy waits for its readings */
+  tp_document_set_recompute_delay (document, 0);
+  gtk_text_buffer_insert_at_cursor (GTK_TEXT_BUFFER (tp_document_get_buffer (document)), "# copied\n", -1);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (window)), "before");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-jax", NULL));
+  g_clear_pointer (&copied, g_free);
+  while (TRUE)
+    {
+      copied = clipboard_text (GTK_WIDGET (window));
+      if (g_strcmp0 (copied, "before") != 0)
+        break;
+      g_clear_pointer (&copied, g_free);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpstr (copied, ==, tp_session_reading (expected, TP_READING_JAX));
+
+  /* a refused program: nothing to copy */
+  gtk_text_buffer_insert_at_cursor (GTK_TEXT_BUFFER (tp_document_get_buffer (document)), "x = = 1\n", -1);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_document_get_stale (document));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "copy-jax"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-jax"));
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+typedef struct
+{
+  const char *path;
+  void (*run) (void);
+} PassCase;
+
+static const PassCase cases[] = {
+  { "/ui/pass-panes/optimize", passes_optimize },
+  { "/ui/pass-panes/lazy-fusion", passes_lazy_fusion },
+  { "/ui/pass-panes/optimized", passes_optimized_pane },
+  { "/ui/pass-panes/forward", passes_forward },
+  { "/ui/pass-panes/copy-jax", passes_copy_jax },
+};
+
+static void
+run_case (gconstpointer data)
+{
+  const PassCase *c = data;
+
+  if (g_test_subprocess ())
+    {
+      c->run ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, SUBPROCESS_TIMEOUT, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  tp_test_init (&argc, &argv);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_test_add_data_func (cases[i].path, &cases[i], run_case);
+  status = g_test_run ();
+  tp_picture_raster_wait_idle ();
+  return status;
+}
