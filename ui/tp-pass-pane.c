@@ -88,7 +88,7 @@ tp_pass_pane_apply_style (TpPassPane *self)
   g_object_set (self->tag_summary, "foreground", palette->summary, NULL);
   g_object_set (self->tag_selected, "paragraph-background", palette->selected, NULL);
   g_object_set (self->tag_selected_ref, "background", palette->selected_ref, NULL);
-  g_object_set (self->tag_tangent, "paragraph-background", palette->kept, NULL);
+  g_object_set (self->tag_tangent, "paragraph-background", palette->tangent, NULL);
 }
 
 static void
@@ -753,6 +753,10 @@ tp_pass_pane_init (TpPassPane *self)
   gtk_text_view_set_editable (self->view, FALSE);
   gtk_text_view_set_monospace (self->view, TRUE);
   gtk_text_view_set_cursor_visible (self->view, TRUE);
+  /* the readings' sentences are long lines of prose (forward mode's
+   * verdict and cost, a refused rewrite's why): wrapped, as the pane is
+   * as wide as the window and its tables fit */
+  gtk_text_view_set_wrap_mode (self->view, GTK_WRAP_WORD_CHAR);
   gtk_text_view_set_left_margin (self->view, 4);
   gtk_text_view_set_top_margin (self->view, 4);
   gtk_text_view_set_bottom_margin (self->view, 4);
