@@ -127,6 +127,24 @@ tp_window_copy_jax_cb (GSimpleAction *action,
   tp_window_want_jax (self);
 }
 
+/**
+ * tp_window_save_jax:
+ *
+ * Writes the program in JAX (the jax reading of the readings on screen,
+ * made now) to @file; a toast says when it is saved, a dialog when it
+ * could not be.  What "Save as JAX…" does with the file chosen.
+ */
+void
+tp_window_save_jax (TpWindow *self,
+                    GFile    *file)
+{
+  g_return_if_fail (TP_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_set_object (&self->jax_file, file);
+  tp_window_want_jax (self);
+}
+
 static void
 tp_window_save_jax_response_cb (GtkNativeDialog *native,
                                 int              response,
@@ -137,10 +155,7 @@ tp_window_save_jax_response_cb (GtkNativeDialog *native,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
 
       if (file != NULL)
-        {
-          g_set_object (&self->jax_file, file);
-          tp_window_want_jax (self);
-        }
+        tp_window_save_jax (self, file);
     }
   gtk_native_dialog_destroy (native);
   g_object_unref (native);

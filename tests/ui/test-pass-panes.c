@@ -329,8 +329,16 @@ passes_forward (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Copy as JAX: the engine's jax reading on the clipboard, made only
- * then. */
+static gboolean
+toast_saved (gpointer data)
+{
+  const char *toast = tp_window_get_toast (data);
+
+  return toast != NULL && g_str_has_prefix (toast, "Saved ");
+}
+
+/* Copy and Save as JAX: the engine's jax reading on the clipboard and in
+ * a file, made only then. */
 static void
 passes_copy_jax (void)
 {
@@ -348,6 +356,23 @@ passes_copy_jax (void)
   g_assert_true (g_str_has_prefix (copied, "#") || strstr (copied, "import jax") != NULL);
   g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 1);
   g_assert_true (g_str_has_prefix (tp_window_get_toast (window), "Copied the program in JAX: "));
+
+  /* Save as JAX: the same program in a .py file */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("topos-jax-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "mlp.py", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autofree char *saved = NULL;
+
+    tp_window_save_jax (window, file);
+    g_assert_true (tp_test_wait_until (toast_saved, window, 30));
+    g_assert_cmpstr (tp_window_get_toast (window), ==, "Saved mlp.py");
+    g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+    g_assert_cmpstr (saved, ==, tp_session_reading (expected, TP_READING_JAX));
+    g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 1);
+    g_remove (path);
+    g_rmdir (dir);
+  }
 
   /* through the reader: an edit, then the copy waits for its readings */
   tp_document_set_recompute_delay (document, 0);
