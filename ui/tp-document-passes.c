@@ -14,6 +14,7 @@
 
 enum {
   PASS_READY,
+  REMAT_CHANGED,
   N_SIGNALS
 };
 
@@ -26,6 +27,10 @@ _tp_document_passes_class_init (GObjectClass *klass)
   signals[PASS_READY] =
     g_signal_new ("pass-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* the rematerialisation chosen changed (tp_document_set_remat) */
+  signals[REMAT_CHANGED] =
+    g_signal_new ("remat-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 /* What came back from the reader: attached while its readings are the
@@ -33,7 +38,7 @@ _tp_document_passes_class_init (GObjectClass *klass)
 static void
 tp_document_pass_cb (GObject       *owner,
                      int            generation,
-                     TpReading      which,
+                     TpPass         which,
                      TpPassReading *pass)
 {
   TpDocument *self = TP_DOCUMENT (owner);
@@ -67,13 +72,13 @@ _tp_document_passes_init (TpDocument *self)
  */
 const TpPassReading *
 tp_document_want_pass (TpDocument *self,
-                       TpReading   which)
+                       TpPass      which)
 {
   guint k;
   const TpPassReading *pass;
 
   g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
-  g_return_val_if_fail (TP_IS_PASS_READING (which), NULL);
+  g_return_val_if_fail (TP_IS_PASS (which), NULL);
 
   k = TP_PASS_INDEX (which);
   if (self->readings == NULL)
@@ -150,4 +155,41 @@ tp_document_set_direction (TpDocument *self,
   self->direction = g_strdup (direction);
   _tp_document_queue_recompute (self, 0);
   g_object_notify (G_OBJECT (self), "direction");
+}
+
+/* The statements rematerialised (NULL for none), and whether the engine
+ * picks them. */
+const char *const *
+tp_document_get_remat (TpDocument *self,
+                       gboolean   *automatic)
+{
+  g_return_val_if_fail (TP_IS_DOCUMENT (self), NULL);
+
+  if (automatic != NULL)
+    *automatic = self->remat_auto;
+  return (const char *const *) self->remat;
+}
+
+/* Frees the statements @names after their last forward use and computes
+ * them again for the gradient (--remat NAME,...), or lets the engine pick
+ * (@automatic: --remat auto, @names unused); no names and not automatic:
+ * none.  The plan and what is made of it follow, never a value. */
+void
+tp_document_set_remat (TpDocument        *self,
+                       const char *const *names,
+                       gboolean           automatic)
+{
+  g_return_if_fail (TP_IS_DOCUMENT (self));
+
+  if (automatic || (names != NULL && names[0] == NULL))
+    names = NULL;
+  if (self->remat_auto == !!automatic
+      && ((names == NULL && self->remat == NULL)
+          || (names != NULL && self->remat != NULL && g_strv_equal (names, (const char *const *) self->remat))))
+    return;
+  g_strfreev (self->remat);
+  self->remat = g_strdupv ((char **) names);
+  self->remat_auto = !!automatic;
+  _tp_document_queue_recompute (self, 0);
+  g_signal_emit (self, signals[REMAT_CHANGED], 0);
 }

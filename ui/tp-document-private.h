@@ -29,6 +29,7 @@ struct _TpDocument
   GArray *answers;              /* gint32 per question, -1 unanswered */
   TpLessonGrade *grade;         /* the newest grade of the lesson */
   char *direction;              /* forward mode's, or NULL: seeded */
+  char **remat;                 /* the statements rematerialised, or NULL */
   int pass_asked[TP_N_PASSES];  /* the generation each pass was asked of */
 
   guint diag_line;
@@ -45,6 +46,7 @@ struct _TpDocument
   guint draft_source;
   guint exact : 1;
   guint optimize : 1;
+  guint remat_auto : 1;
   guint pass_asking : TP_N_PASSES;  /* a pass reading on its way */
   guint stale : 1;
   guint loading : 1;

@@ -186,6 +186,8 @@ tp_document_new_read (TpDocument *self,
   read->exact = self->exact;
   read->optimize = self->optimize;
   read->direction = g_strdup (self->direction);
+  read->remat = g_strdupv (self->remat);
+  read->remat_auto = self->remat_auto;
   _tp_document_lesson_read (self, read);
 }
 
@@ -367,6 +369,7 @@ tp_document_finalize (GObject *object)
   g_free (self->target);
   g_free (self->observe);
   g_free (self->direction);
+  g_strfreev (self->remat);
   g_free (self->diagnostic);
   g_free (self->draft_id);
   g_free (self->comment);

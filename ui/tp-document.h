@@ -62,8 +62,15 @@ void             tp_document_set_optimize             (TpDocument  *self,
 const char      *tp_document_get_direction            (TpDocument  *self);
 void             tp_document_set_direction            (TpDocument  *self,
                                                        const char  *direction);
+/* Rematerialisation: the statements named, or the engine's pick
+ * (@automatic); "remat-changed" says when the choice changes. */
+const char *const *tp_document_get_remat              (TpDocument  *self,
+                                                       gboolean    *automatic);
+void             tp_document_set_remat                (TpDocument  *self,
+                                                       const char *const *names,
+                                                       gboolean     automatic);
 const TpPassReading *tp_document_want_pass            (TpDocument  *self,
-                                                       TpReading    which);
+                                                       TpPass       which);
 int              tp_document_get_selected_node        (TpDocument  *self);
 void             tp_document_set_selected_node        (TpDocument  *self,
                                                        int          node);

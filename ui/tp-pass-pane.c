@@ -69,7 +69,7 @@ static void tp_pass_pane_init_direction (TpPassPane *self);
 static const TpPassReading *
 tp_pass_pane_pass (TpPassPane *self)
 {
-  return self->shown != NULL ? tp_readings_get_pass (self->shown, self->which) : NULL;
+  return self->shown != NULL ? tp_readings_get_pass (self->shown, (TpPass) self->which) : NULL;
 }
 
 /* {==== decoration ====} */
@@ -417,7 +417,7 @@ tp_pass_pane_show (TpPassPane *self,
                    TpReadings *readings)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->view);
-  const TpPassReading *pass = tp_readings_get_pass (readings, self->which);
+  const TpPassReading *pass = tp_readings_get_pass (readings, (TpPass) self->which);
   GtkTextIter start;
 
   if (self->shown != readings)
@@ -459,7 +459,7 @@ tp_pass_pane_refresh (TpPassPane *self)
     return;
   if (readings == self->shown && tp_pass_pane_pass (self) != NULL)
     return;
-  pass = tp_document_want_pass (self->document, self->which);
+  pass = tp_document_want_pass (self->document, (TpPass) self->which);
   if (pass != NULL && tp_document_get_readings (self->document) == readings)
     tp_pass_pane_show (self, readings);
   else if (tp_pass_pane_pass (self) != NULL)
@@ -472,7 +472,7 @@ static void
 tp_pass_pane_ready_cb (TpPassPane *self,
                        int         which)
 {
-  if ((TpReading) which == self->which)
+  if (which == (int) self->which)
     tp_pass_pane_refresh (self);
 }
 

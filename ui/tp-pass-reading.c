@@ -60,39 +60,82 @@ tp_pass_reading_copy_forward (TpPassReading   *self,
     }
 }
 
+/* The candidates, the nodes chosen, the outcome in words. */
+static void
+tp_pass_reading_copy_remat (TpPassReading   *self,
+                            const TpSession *session)
+{
+  TpRematSummary summary;
+  uint32_t n = tp_session_n_nodes (session);
+  GArray *candidates = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *chosen = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (tp_session_remat (session, &summary))
+    {
+      self->sentence = g_strndup (summary.sentence, summary.sentence_length);
+      self->remat_auto = summary.automatic;
+      for (uint32_t node = 0; node < n; node++)
+        {
+          guint k = node;
+
+          if (tp_session_remat_candidate (session, node))
+            g_array_append_val (candidates, k);
+          if (tp_session_rematerialised (session, node))
+            g_array_append_val (chosen, k);
+        }
+    }
+  self->n_candidates = candidates->len;
+  self->candidates = (guint *) (void *) g_array_free (candidates, FALSE);
+  self->n_chosen = chosen->len;
+  self->chosen = (guint *) (void *) g_array_free (chosen, FALSE);
+}
+
 TpPassReading *
 tp_pass_reading_new_from_session (const TpSession *session,
-                                  TpReading        which)
+                                  TpPass           which)
 {
   TpPassReading *self;
-  size_t n_lines, n_refs;
+  size_t n_lines = 0, n_refs = 0;
 
-  g_return_val_if_fail (TP_IS_PASS_READING (which), NULL);
+  g_return_val_if_fail (TP_IS_PASS (which), NULL);
 
   if (session == NULL || tp_session_status (session) != TP_STATUS_OK)
     return NULL;
   self = g_new0 (TpPassReading, 1);
   self->which = which;
-  self->text = g_strdup (tp_session_reading (session, which));
-  n_lines = tp_session_map_n_lines (session, which);
-  n_refs = tp_session_map_n_refs (session, which);
+  if (TP_PASS_IS_READING (which))
+    {
+      TpReading reading = (TpReading) which;
+
+      self->text = g_strdup (tp_session_reading (session, reading));
+      n_lines = tp_session_map_n_lines (session, reading);
+      n_refs = tp_session_map_n_refs (session, reading);
+      self->lines = g_new0 (TpMapLine, n_lines + 1);
+      self->refs = g_new0 (TpMapRef, n_refs + 1);
+      for (size_t i = 0; i < n_lines; i++)
+        tp_session_map_line (session, reading, i, &self->lines[i]);
+      for (size_t i = 0; i < n_refs; i++)
+        tp_session_map_ref (session, reading, i, &self->refs[i]);
+    }
+  else
+    {
+      self->text = g_strdup (which == TP_PASS_KERNELS ? tp_session_dot_kernels (session) : "");
+      self->lines = g_new0 (TpMapLine, 1);
+      self->refs = g_new0 (TpMapRef, 1);
+    }
   self->n_lines = (guint) n_lines;
   self->n_refs = (guint) n_refs;
-  self->lines = g_new0 (TpMapLine, n_lines + 1);
-  self->refs = g_new0 (TpMapRef, n_refs + 1);
-  for (size_t i = 0; i < n_lines; i++)
-    tp_session_map_line (session, which, i, &self->lines[i]);
-  for (size_t i = 0; i < n_refs; i++)
-    tp_session_map_ref (session, which, i, &self->refs[i]);
   self->spec_nodes = tp_session_spec_nodes (session);
-  if (which == TP_READING_FUSION)
+  if (which == TP_PASS_REMAT)
+    tp_pass_reading_copy_remat (self, session);
+  else if (which == TP_PASS_FUSION)
     {
       TpFusionSummary fusion;
 
       if (tp_session_fusion (session, &fusion))
         self->sentence = g_strndup (fusion.sentence, fusion.sentence_length);
     }
-  else if (which == TP_READING_FORWARD)
+  else if (which == TP_PASS_FORWARD)
     tp_pass_reading_copy_forward (self, session);
   return self;
 }
@@ -106,6 +149,8 @@ tp_pass_reading_free (TpPassReading *self)
   g_free (self->lines);
   g_free (self->refs);
   g_free (self->sentence);
+  g_free (self->candidates);
+  g_free (self->chosen);
   g_free (self->direction_error);
   for (guint k = 0; k < self->n_tangent_steps; k++)
     g_free (self->tangent_steps[k]);

@@ -17,10 +17,26 @@
 
 G_BEGIN_DECLS
 
-/* The pass readings, counted from TP_READING_OPTIMIZED. */
-#define TP_N_PASSES (TP_READING_JAX - TP_READING_OPTIMIZED + 1)
-#define TP_PASS_INDEX(which) ((guint) (which) - TP_READING_OPTIMIZED)
-#define TP_IS_PASS_READING(which) ((guint) (which) >= TP_READING_OPTIMIZED && (guint) (which) <= TP_READING_JAX)
+/* What is made only when asked: the four pass readings (numbered as
+ * their TpReading), the rematerialisation's candidates and sentence
+ * (the Memory pane's row: tp_session_remat) and the picture with the
+ * fusion's kernels as clusters (tp_session_dot_kernels). */
+typedef enum
+{
+  TP_PASS_OPTIMIZED = TP_READING_OPTIMIZED,
+  TP_PASS_FUSION = TP_READING_FUSION,
+  TP_PASS_FORWARD = TP_READING_FORWARD,
+  TP_PASS_JAX = TP_READING_JAX,
+  TP_PASS_REMAT,
+  TP_PASS_KERNELS,
+  TP_PASS_END
+} TpPass;
+
+#define TP_N_PASSES (TP_PASS_END - TP_PASS_OPTIMIZED)
+#define TP_PASS_INDEX(pass) ((guint) (pass) - TP_PASS_OPTIMIZED)
+#define TP_IS_PASS(pass) ((guint) (pass) >= TP_PASS_OPTIMIZED && (guint) (pass) < TP_PASS_END)
+/* Whether @pass is a reading (its text and map are the session's). */
+#define TP_PASS_IS_READING(pass) ((guint) (pass) >= TP_PASS_OPTIMIZED && (guint) (pass) <= TP_PASS_JAX)
 
 /* A parameter a forward direction can be picked in: its display name
  * and its shape. */
@@ -33,14 +49,21 @@ typedef struct
 
 typedef struct
 {
-  TpReading which;
-  char *text;
+  TpPass which;
+  char *text;                   /* the reading; the DOT for kernels; "" for remat */
   TpMapLine *lines;             /* the reading map (none for jax) */
   guint n_lines;
   TpMapRef *refs;
   guint n_refs;
   guint spec_nodes;             /* forward: its tangent nodes start here */
-  char *sentence;               /* fusion: the saving in words; else NULL */
+  char *sentence;               /* fusion: the saving in words; remat: the
+                                   outcome, or what can be done; else NULL */
+  /* remat: the nodes that can be rematerialised, and those that are */
+  guint *candidates;
+  guint n_candidates;
+  guint *chosen;
+  guint n_chosen;
+  gboolean remat_auto;
   /* forward */
   char *direction_error;        /* why the direction asked for was not used */
   guint tangent_first;          /* tangent step k computes node first + k */
@@ -50,10 +73,10 @@ typedef struct
   guint n_parameters;
 } TpPassReading;
 
-/* Copies reading @which (a pass reading) of @session's last compile, or
- * NULL when it was refused. */
+/* Copies @which of @session's last compile, or NULL when it was
+ * refused. */
 TpPassReading *tp_pass_reading_new_from_session (const TpSession *session,
-                                                 TpReading        which);
+                                                 TpPass           which);
 void           tp_pass_reading_free             (TpPassReading   *self);
 /* Line @line's map entry, or NULL past the map. */
 const TpMapLine *tp_pass_reading_get_line       (const TpPassReading *self,

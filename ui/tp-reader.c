@@ -28,6 +28,9 @@ tp_read_run (TpRead    *read,
     .exact = read->exact,
     .optimize = read->optimize,
     .direction = read->direction,
+    .remat = (const char *const *) read->remat,
+    .n_remat = read->remat != NULL ? g_strv_length (read->remat) : 0,
+    .remat_auto = read->remat_auto,
   };
 
   if (read->lesson != NULL)
@@ -93,6 +96,7 @@ tp_read_clear (TpRead *read)
   g_clear_pointer (&read->target, g_free);
   g_clear_pointer (&read->observe, g_free);
   g_clear_pointer (&read->direction, g_free);
+  g_clear_pointer (&read->remat, g_strfreev);
   g_clear_pointer (&read->readings, tp_readings_unref);
   g_clear_pointer (&read->message, g_free);
 }
@@ -133,7 +137,7 @@ typedef struct
   gboolean teach;               /* the teaching post, not the readings' */
   gboolean grade_only;          /* grade the last compile, compile nothing */
   gboolean pass_only;           /* copy a pass reading of the last compile */
-  TpReading which;              /* that reading */
+  TpPass which;                 /* that pass */
   TpPassReading *pass;          /* and what came out */
 } TpReadJob;
 
@@ -356,7 +360,7 @@ tp_reader_set_pass_func (TpReader         *self,
 void
 tp_reader_pass (TpReader  *self,
                 int        generation,
-                TpReading  which)
+                TpPass     which)
 {
   TpReadJob *job;
 

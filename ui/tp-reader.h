@@ -27,6 +27,8 @@ typedef struct
   gboolean exact;
   gboolean optimize;            /* the exact rewrites before the plan */
   char *direction;              /* forward mode's, NULL for the seeded one */
+  char **remat;                 /* statements to rematerialise, or NULL */
+  gboolean remat_auto;          /* the engine picks them */
   /* the lesson being taken, or NULL: its choices are the compile's, and
    * the session is graded against it after the teaching results, with
    * the student's answers (tp_lesson_grade) */
@@ -74,7 +76,7 @@ typedef void (*TpReaderTeachFunc) (GObject       *owner,
  * NULL when that compile is no longer the session's or was refused. */
 typedef void (*TpReaderPassFunc) (GObject       *owner,
                                   int            generation,
-                                  TpReading      which,
+                                  TpPass         which,
                                   TpPassReading *pass);
 
 TpReader *tp_reader_new  (GObject           *owner,
@@ -98,7 +100,7 @@ void      tp_reader_grade (TpReader        *self,
  * function, NULL when the compile is gone. */
 void      tp_reader_pass (TpReader         *self,
                           int               generation,
-                          TpReading         which);
+                          TpPass            which);
 void      tp_reader_free (TpReader         *self);
 
 G_END_DECLS

@@ -86,7 +86,7 @@ tp_readings_get_text (TpReadings *self,
     return self->teaching != NULL ? self->teaching->explain : "";
   if (which == TP_READING_MEMORY)
     return self->teaching != NULL ? self->teaching->memory : "";
-  if (TP_IS_PASS_READING (which))
+  if (TP_PASS_IS_READING (which))
     return self->passes[TP_PASS_INDEX (which)] != NULL ? self->passes[TP_PASS_INDEX (which)]->text : "";
   return self->text[which] != NULL ? self->text[which] : "";
 }
@@ -128,9 +128,9 @@ tp_readings_attach_pass (TpReadings    *self,
 /* Pass reading @which, or NULL while it was not asked for. */
 const TpPassReading *
 tp_readings_get_pass (TpReadings *self,
-                      TpReading   which)
+                      TpPass      which)
 {
-  g_return_val_if_fail (self != NULL && TP_IS_PASS_READING (which), NULL);
+  g_return_val_if_fail (self != NULL && TP_IS_PASS (which), NULL);
 
   return self->passes[TP_PASS_INDEX (which)];
 }

@@ -119,7 +119,7 @@ void        tp_readings_attach_check    (TpReadings *self,
 void        tp_readings_attach_pass     (TpReadings    *self,
                                          TpPassReading *pass);
 const TpPassReading *tp_readings_get_pass (TpReadings *self,
-                                           TpReading   which);
+                                           TpPass      which);
 const char *tp_readings_get_shown_text (TpReadings *self,
                                         TpReading   which);
 const TpFold *tp_readings_get_fold    (TpReadings   *self,

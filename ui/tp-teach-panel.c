@@ -15,6 +15,7 @@
 #include "tp-document.h"
 #include "tp-memory-chart.h"
 #include "tp-pass-pane.h"
+#include "tp-remat-row.h"
 #include "tp-steps-pane.h"
 #include "tp-teach-panel.h"
 #include "tp-train-pane.h"
@@ -52,6 +53,8 @@ struct _TpTeachPanel
   GtkStack *stack;
   TpCheckPane *check;
   TpMemoryChart *chart;
+  GtkWidget *memory_box;
+  TpRematRow *remat;            /* above the chart */
   TpStepsPane *steps;
   TpTrainPane *train;
   TpPassPane *passes[N_PASS_PAGES];
@@ -109,6 +112,7 @@ tp_teach_panel_set_document (TpTeachPanel *self,
   tp_train_pane_set_document (self->train, document);
   for (guint i = 0; i < N_PASS_PAGES; i++)
     tp_pass_pane_set_document (self->passes[i], document);
+  tp_remat_row_set_document (self->remat, document);
   if (document != NULL)
     {
       g_signal_connect_object (document, "notify::readings",
@@ -184,6 +188,14 @@ tp_teach_panel_get_explanation_label (TpTeachPanel *self)
   g_return_val_if_fail (TP_IS_TEACH_PANEL (self), NULL);
 
   return self->explanation;
+}
+
+TpRematRow *
+tp_teach_panel_get_remat_row (TpTeachPanel *self)
+{
+  g_return_val_if_fail (TP_IS_TEACH_PANEL (self), NULL);
+
+  return self->remat;
 }
 
 TpPassPane *
@@ -302,6 +314,7 @@ tp_teach_panel_class_init (TpTeachPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, check);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, chart);
+  gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, memory_box);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, steps);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, train);
 }
@@ -318,6 +331,8 @@ tp_teach_panel_init (TpTeachPanel *self)
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->remat = TP_REMAT_ROW (tp_remat_row_new ());
+  gtk_box_prepend (GTK_BOX (self->memory_box), GTK_WIDGET (self->remat));
   for (guint i = 0; i < N_PASS_PAGES; i++)
     {
       GtkWidget *pane = tp_pass_pane_new (readings[i]);

@@ -44,6 +44,8 @@ TpTeachPage tp_teach_panel_get_page       (TpTeachPanel  *self);
 
 /* For tests: the parts a person reads and uses. */
 GtkLabel   *tp_teach_panel_get_explanation_label (TpTeachPanel *self);
+/* The Memory pane's rematerialisation row. */
+struct _TpRematRow *tp_teach_panel_get_remat_row (TpTeachPanel *self);
 /* The pass pane of @page (TP_TEACH_OPTIMIZED .. TP_TEACH_FORWARD). */
 struct _TpPassPane *tp_teach_panel_get_pass_pane (TpTeachPanel *self,
                                                   TpTeachPage   page);

@@ -94,7 +94,7 @@ tp_window_want_jax (TpWindow *self)
       tp_window_show_toast (self, _("Not now: the program does not read"));
       return;
     }
-  pass = tp_document_want_pass (self->document, TP_READING_JAX);
+  pass = tp_document_want_pass (self->document, TP_PASS_JAX);
   if (pass != NULL)
     tp_window_jax_done (self, pass);
 }
@@ -103,7 +103,7 @@ static void
 tp_window_pass_ready_cb (TpWindow *self,
                          int       which)
 {
-  if ((TpReading) which == TP_READING_JAX)
+  if (which == TP_PASS_JAX)
     tp_window_want_jax (self);
 }
 

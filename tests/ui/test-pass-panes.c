@@ -13,6 +13,8 @@
 #include "tp-engine-testing.h"
 #include "tp-pass-pane.h"
 #include "tp-picture-raster.h"
+#include "tp-picture-view.h"
+#include "tp-remat-row.h"
 #include "tp-teach-panel.h"
 #include "tp-text-pane.h"
 #include "tp-ui-test-util.h"
@@ -42,12 +44,17 @@ session_for (TpWindow *window)
   g_autofree char *source = tp_document_dup_text (document);
   TpSession *session = tp_session_new ();
   const char *observe[1] = { tp_document_get_observe (document) };
+  gboolean automatic = FALSE;
+  const char *const *remat = tp_document_get_remat (document, &automatic);
   TpChoices choices = { .target = tp_document_get_target (document),
                         .observe = observe,
                         .n_observe = observe[0] != NULL ? 1 : 0,
                         .exact = tp_document_get_exact (document),
                         .optimize = tp_document_get_optimize (document),
-                        .direction = tp_document_get_direction (document) };
+                        .direction = tp_document_get_direction (document),
+                        .remat = remat,
+                        .n_remat = remat != NULL ? g_strv_length ((char **) remat) : 0,
+                        .remat_auto = automatic };
 
   g_assert_cmpint (tp_session_compile (session, source, strlen (source), &choices), ==, TP_STATUS_OK);
   return session;
@@ -181,7 +188,7 @@ passes_lazy_fusion (void)
   for (TpComputation w = TP_COMPUTED_OPTIMIZE; w <= TP_COMPUTED_JAX; w++)
     if (w != TP_COMPUTED_REMAT)
       g_assert_cmpuint (tp_session_computed (session, w), ==, 0);
-  g_assert_null (tp_readings_get_pass (tp_document_get_readings (document), TP_READING_FUSION));
+  g_assert_null (tp_readings_get_pass (tp_document_get_readings (document), TP_PASS_FUSION));
 
   pane = show_pass (window, TP_TEACH_FUSION);
   g_assert_cmpuint (tp_session_computed (session, TP_COMPUTED_FUSION), ==, 1);
@@ -403,6 +410,146 @@ passes_copy_jax (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* {==== rematerialisation ====} */
+
+static gboolean
+remat_current (gpointer data)
+{
+  return tp_remat_row_get_current (data);
+}
+
+static char *
+remat_sentence (TpSession *session)
+{
+  TpRematSummary summary;
+
+  g_assert_true (tp_session_remat (session, &summary));
+  return g_strndup (summary.sentence, summary.sentence_length);
+}
+
+/* The Memory pane's row: a toggle per statement the engine can
+ * rematerialise, Auto, the engine's sentence; a toggle compiles with
+ * --remat NAME, and the plan follows. */
+static void
+passes_remat (void)
+{
+  TpWindow *window = window_on_sample ("mlp");
+  TpDocument *document = tp_window_get_document (window);
+  TpTeachPanel *panel = tp_window_get_teach_panel (window);
+  TpRematRow *row = tp_teach_panel_get_remat_row (panel);
+  TpSession *expected = session_for (window);
+  g_autofree char *sentence = remat_sentence (expected);
+  gboolean automatic = TRUE;
+  g_autofree char *pick = NULL;
+  g_autofree char *recomputing = NULL;
+
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_REMAT), ==, 0);
+  tp_teach_panel_show (panel, TP_TEACH_MEMORY);
+  g_assert_true (tp_test_wait_until (remat_current, row, 30));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_REMAT), >, 0);
+  /* one toggle per candidate a statement names last (6 is no
+   * statement's; the window observes one, a result: no candidate) */
+  {
+    size_t n_names = 0;
+    const TpName *names = tp_session_names (expected, &n_names);
+    guint named = 0;
+
+    for (size_t i = 0; i < n_names; i++)
+      if (tp_session_remat_candidate (expected, names[i].node))
+        {
+          g_test_message ("candidate %s", names[i].name);
+          g_assert_nonnull (tp_remat_row_get_toggle (row, names[i].name));
+          if (pick == NULL)
+            pick = g_strdup (names[i].name);
+          named++;
+        }
+    g_assert_cmpuint (named, >=, 2);
+    g_assert_cmpuint (tp_remat_row_get_n_toggles (row), ==, named);
+    g_assert_true (tp_session_remat_candidate (expected, 6));
+  }
+  g_assert_false (gtk_toggle_button_get_active (tp_remat_row_get_toggle (row, pick)));
+  g_assert_cmpstr (gtk_label_get_label (tp_remat_row_get_sentence (row)), ==, sentence);
+
+  /* the first: --remat NAME, through the reader */
+  gtk_toggle_button_set_active (tp_remat_row_get_toggle (row, pick), TRUE);
+  g_assert_cmpstr (tp_document_get_remat (document, &automatic)[0], ==, pick);
+  g_assert_false (automatic);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (remat_current, row, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  g_clear_pointer (&sentence, g_free);
+  sentence = remat_sentence (expected);
+  recomputing = g_strdup_printf ("Recomputing %s ", pick);
+  g_assert_true (g_str_has_prefix (sentence, recomputing));
+  g_assert_cmpstr (gtk_label_get_label (tp_remat_row_get_sentence (row)), ==, sentence);
+  g_assert_true (gtk_toggle_button_get_active (tp_remat_row_get_toggle (row, pick)));
+  {
+    g_autofree char *plan = pane_reading (window, TP_PANE_PLAN);
+
+    g_assert_cmpstr (plan, ==, tp_session_reading (expected, TP_READING_PLAN));
+  }
+
+  /* Auto: the engine's pick, and its sentence */
+  gtk_toggle_button_set_active (tp_remat_row_get_auto (row), TRUE);
+  g_assert_null (tp_document_get_remat (document, &automatic));
+  g_assert_true (automatic);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (remat_current, row, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  g_clear_pointer (&sentence, g_free);
+  sentence = remat_sentence (expected);
+  g_assert_true (g_str_has_prefix (sentence, "auto "));
+  g_assert_cmpstr (gtk_label_get_label (tp_remat_row_get_sentence (row)), ==, sentence);
+  g_assert_true (gtk_toggle_button_get_active (tp_remat_row_get_auto (row)));
+  /* and off again: none */
+  gtk_toggle_button_set_active (tp_remat_row_get_auto (row), FALSE);
+  g_assert_null (tp_document_get_remat (document, &automatic));
+  g_assert_false (automatic);
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* {==== kernels as clusters ====} */
+
+/* The picture's toggle draws the engine's dot_kernels, made only then. */
+static void
+passes_kernels (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
+  GtkToggleButton *kernels = tp_picture_view_get_kernels_button (picture);
+  TpSession *expected = session_for (window);
+
+  g_assert_true (tp_test_wait_until (picture_shown, window, 60));
+  g_assert_cmpstr (tp_picture_view_get_dot (picture), ==, tp_session_reading (expected, TP_READING_DOT));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FUSION), ==, 0);
+  g_assert_false (gtk_toggle_button_get_active (kernels));
+
+  gtk_toggle_button_set_active (kernels, TRUE);
+  g_assert_cmpstr (tp_picture_view_get_dot (picture), ==, tp_session_dot_kernels (expected));
+  g_assert_nonnull (strstr (tp_session_dot_kernels (expected), "kernel"));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FUSION), ==, 1);
+  g_assert_true (tp_test_wait_until (picture_shown, window, 60));
+
+  /* a new program's readings through the reader: its kernels come too */
+  tp_document_set_recompute_delay (document, 0);
+  gtk_text_buffer_insert_at_cursor (GTK_TEXT_BUFFER (tp_document_get_buffer (document)), "# again\n", -1);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  tp_session_free (expected);
+  expected = session_for (window);
+  while (g_strcmp0 (tp_picture_view_get_dot (picture), tp_session_dot_kernels (expected)) != 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  gtk_toggle_button_set_active (kernels, FALSE);
+  g_assert_cmpstr (tp_picture_view_get_dot (picture), ==, tp_session_reading (expected, TP_READING_DOT));
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 typedef struct
 {
   const char *path;
@@ -415,6 +562,8 @@ static const PassCase cases[] = {
   { "/ui/pass-panes/optimized", passes_optimized_pane },
   { "/ui/pass-panes/forward", passes_forward },
   { "/ui/pass-panes/copy-jax", passes_copy_jax },
+  { "/ui/pass-panes/remat", passes_remat },
+  { "/ui/pass-panes/kernels", passes_kernels },
 };
 
 static void
