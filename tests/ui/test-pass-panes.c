@@ -410,6 +410,49 @@ passes_copy_jax (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A refused program: the pane keeps the last reading that read, marked
+ * stale, and the program back reads again. */
+static void
+passes_refused (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (tp_document_get_buffer (document));
+  TpPassPane *pane = show_pass (window, TP_TEACH_FUSION);
+  g_autofree char *before = tp_pass_pane_dup_text (pane);
+  g_autofree char *source = tp_document_dup_text (document);
+  TpSession *expected;
+  GtkTextIter end;
+
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (pane), "stale"));
+  tp_document_set_recompute_delay (document, 0);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, "z = = 1\n", -1);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_document_get_stale (document));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (pane), "stale"));
+  {
+    g_autofree char *kept = tp_pass_pane_dup_text (pane);
+
+    g_assert_cmpstr (kept, ==, before);
+  }
+
+  /* the line gone again: read, and the pane current */
+  tp_document_set_text (document, source);
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_false (tp_document_get_stale (document));
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (pane), "stale"));
+  expected = session_for (window);
+  {
+    g_autofree char *after = tp_pass_pane_dup_text (pane);
+
+    g_assert_cmpstr (after, ==, tp_session_reading (expected, TP_READING_FUSION));
+  }
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* {==== rematerialisation ====} */
 
 static gboolean
@@ -562,6 +605,7 @@ static const PassCase cases[] = {
   { "/ui/pass-panes/optimized", passes_optimized_pane },
   { "/ui/pass-panes/forward", passes_forward },
   { "/ui/pass-panes/copy-jax", passes_copy_jax },
+  { "/ui/pass-panes/refused", passes_refused },
   { "/ui/pass-panes/remat", passes_remat },
   { "/ui/pass-panes/kernels", passes_kernels },
 };
