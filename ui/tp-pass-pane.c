@@ -58,6 +58,7 @@ struct _TpPassPane
   TpReading which;
   int tangent;                  /* the tangent node lit, or -1 */
   guint updating : 1;
+  guint asking : 1;             /* in want_pass, which may say ready at once */
   guint dark : 1;
   guint styled : 1;
 };
@@ -459,7 +460,9 @@ tp_pass_pane_refresh (TpPassPane *self)
     return;
   if (readings == self->shown && tp_pass_pane_pass (self) != NULL)
     return;
+  self->asking = TRUE;
   pass = tp_document_want_pass (self->document, (TpPass) self->which);
+  self->asking = FALSE;
   if (pass != NULL && tp_document_get_readings (self->document) == readings)
     tp_pass_pane_show (self, readings);
   else if (tp_pass_pane_pass (self) != NULL)
@@ -472,7 +475,7 @@ static void
 tp_pass_pane_ready_cb (TpPassPane *self,
                        int         which)
 {
-  if (which == (int) self->which)
+  if (which == (int) self->which && !self->asking)
     tp_pass_pane_refresh (self);
 }
 
