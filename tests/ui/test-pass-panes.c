@@ -344,6 +344,47 @@ toast_saved (gpointer data)
   return toast != NULL && g_str_has_prefix (toast, "Saved ");
 }
 
+/* A parameter of rank 2: an index picker per axis, its extent the
+ * parameter's, read as --direction 'w1[0, 2]'. */
+static void
+passes_forward_element (void)
+{
+  TpWindow *window = window_on_sample ("mlp");
+  TpDocument *document = tp_window_get_document (window);
+  TpPassPane *pane = show_pass (window, TP_TEACH_FORWARD);
+  GtkDropDown *direction = tp_pass_pane_get_direction (pane);
+  GListModel *items = gtk_drop_down_get_model (direction);
+  TpSession *expected;
+  g_autofree char *text = NULL;
+  double low = 0, high = 0;
+
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, "w1");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 2), ==, "w2");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_index (pane, 0))));
+  gtk_drop_down_set_selected (direction, 1);
+  g_assert_cmpstr (tp_document_get_direction (document), ==, "w1[0, 0]");
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  /* w1 is [4, 8]: two pickers, 0..3 and 0..7 */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_index (pane, 0))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_index (pane, 1))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tp_pass_pane_get_index (pane, 2))));
+  gtk_spin_button_get_range (tp_pass_pane_get_index (pane, 1), &low, &high);
+  g_assert_cmpfloat (high, ==, 7);
+  gtk_spin_button_set_value (tp_pass_pane_get_index (pane, 1), 2);
+  g_assert_cmpstr (tp_document_get_direction (document), ==, "w1[0, 2]");
+  g_assert_true (tp_test_wait_until (readings_settled, window, 30));
+  g_assert_true (tp_test_wait_until (pane_current, pane, 30));
+  expected = session_for (window);
+  text = tp_pass_pane_dup_text (pane);
+  g_assert_cmpstr (text, ==, tp_session_reading (expected, TP_READING_FORWARD));
+  g_assert_nonnull (strstr (text, "direction v: 1 at w1[0, 2]"));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (tp_pass_pane_get_index (pane, 1)), ==, 2);
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Copy and Save as JAX: the engine's jax reading on the clipboard and in
  * a file, made only then. */
 static void
@@ -604,6 +645,7 @@ static const PassCase cases[] = {
   { "/ui/pass-panes/lazy-fusion", passes_lazy_fusion },
   { "/ui/pass-panes/optimized", passes_optimized_pane },
   { "/ui/pass-panes/forward", passes_forward },
+  { "/ui/pass-panes/forward-element", passes_forward_element },
   { "/ui/pass-panes/copy-jax", passes_copy_jax },
   { "/ui/pass-panes/refused", passes_refused },
   { "/ui/pass-panes/remat", passes_remat },
