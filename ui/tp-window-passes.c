@@ -1,8 +1,9 @@
 /* tp-window-passes.c: the window's part of the compiler's passes:
  * the Optimise choice beside Exact numerics (kept in GSettings for new
- * windows, as Exact is), and "Copy as JAX" and "Save as JAX…", which ask
- * the document for the jax reading only then (tp_document_want_pass) and
- * finish when it comes. */
+ * windows, as Exact is), "Copy as JAX" and "Save as JAX…", and Copy
+ * Reading's Optimised, Fusion and Forward, which ask the document for
+ * their reading only then (tp_document_want_pass) and finish when it
+ * comes. */
 #include "config.h"
 
 #include <string.h>
@@ -22,7 +23,7 @@ static void
 tp_window_update_jax_actions (TpWindow *self)
 {
   gboolean ok = tp_document_get_readings (self->document) != NULL && !tp_document_get_stale (self->document);
-  const char *const names[] = { "copy-jax", "save-jax" };
+  const char *const names[] = { "copy-jax", "save-jax", "copy-pass" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), names[i])), ok);
@@ -99,12 +100,70 @@ tp_window_want_jax (TpWindow *self)
     tp_window_jax_done (self, pass);
 }
 
+static const struct
+{
+  const char *id;
+  TpPass pass;
+  const char *title;
+} copied_passes[] = {
+  { "optimized", TP_PASS_OPTIMIZED, N_("Optimised") },
+  { "fusion", TP_PASS_FUSION, N_("Fusion") },
+  { "forward", TP_PASS_FORWARD, N_("Forward") },
+};
+
+/* Copy Reading of a pass reading: copied when it is there. */
+static void
+tp_window_want_copy (TpWindow *self)
+{
+  const TpPassReading *pass;
+
+  if (self->copy_pass == 0)
+    return;
+  if (tp_document_get_stale (self->document) || tp_document_get_readings (self->document) == NULL)
+    {
+      self->copy_pass = 0;
+      tp_window_show_toast (self, _("Not now: the program does not read"));
+      return;
+    }
+  pass = tp_document_want_pass (self->document, (TpPass) self->copy_pass);
+  if (pass == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (copied_passes); i++)
+    if (copied_passes[i].pass == pass->which)
+      {
+        /* Translators: a toast; %s is a pane's title, as for the six */
+        g_autofree char *said = g_strdup_printf (_("Copied the %s reading"), gettext (copied_passes[i].title));
+
+        gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), pass->text);
+        tp_window_show_toast (self, said);
+      }
+  self->copy_pass = 0;
+}
+
+static void
+tp_window_copy_pass_cb (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  TpWindow *self = user_data;
+  const char *id = g_variant_get_string (param, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (copied_passes); i++)
+    if (g_str_equal (id, copied_passes[i].id))
+      {
+        self->copy_pass = (guint) copied_passes[i].pass & 0x1f;
+        tp_window_want_copy (self);
+      }
+}
+
 static void
 tp_window_pass_ready_cb (TpWindow *self,
                          int       which)
 {
   if (which == TP_PASS_JAX)
     tp_window_want_jax (self);
+  else if (self->copy_pass != 0 && which == (int) self->copy_pass)
+    tp_window_want_copy (self);
 }
 
 static void
@@ -113,7 +172,10 @@ tp_window_readings_changed_cb (TpWindow *self)
   tp_window_update_jax_actions (self);
   /* newer readings while waiting: their jax reading */
   if (!tp_document_get_busy (self->document))
-    tp_window_want_jax (self);
+    {
+      tp_window_want_jax (self);
+      tp_window_want_copy (self);
+    }
 }
 
 static void
@@ -196,6 +258,7 @@ _tp_window_init_passes (TpWindow *self)
   static const GActionEntry entries[] = {
     { "copy-jax", tp_window_copy_jax_cb, NULL, NULL, NULL, { 0 } },
     { "save-jax", tp_window_save_jax_cb, NULL, NULL, NULL, { 0 } },
+    { "copy-pass", tp_window_copy_pass_cb, "s", NULL, NULL, { 0 } },
   };
   g_autoptr(GPropertyAction) optimize = NULL;
 

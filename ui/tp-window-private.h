@@ -78,6 +78,7 @@ struct _TpWindow
   guint teach_placed : 1;       /* the teaching panes' height too */
   guint placing : 1;            /* the window sets a paned's position itself */
   guint jax_copy : 1;           /* Copy as JAX: waits for the jax reading */
+  guint copy_pass : 5;          /* Copy Reading: the TpPass waited for, or 0 */
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);

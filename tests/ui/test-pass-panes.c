@@ -405,6 +405,15 @@ passes_copy_jax (void)
   g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_JAX), ==, 1);
   g_assert_true (g_str_has_prefix (tp_window_get_toast (window), "Copied the program in JAX: "));
 
+  /* Copy Reading > Fusion: the fusion reading, made then */
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FUSION), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-pass", "s", "fusion"));
+  g_clear_pointer (&copied, g_free);
+  copied = clipboard_text (GTK_WIDGET (window));
+  g_assert_cmpstr (copied, ==, tp_session_reading (expected, TP_READING_FUSION));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FUSION), ==, 1);
+  g_assert_cmpstr (tp_window_get_toast (window), ==, "Copied the Fusion reading");
+
   /* Save as JAX: the same program in a .py file */
   {
     g_autofree char *dir = g_dir_make_tmp ("topos-jax-XXXXXX", NULL);
