@@ -28,6 +28,9 @@ struct _TpDocument
   TpLessonRef *lesson;          /* the lesson being taken, or NULL */
   GArray *answers;              /* gint32 per question, -1 unanswered */
   TpLessonGrade *grade;         /* the newest grade of the lesson */
+  char *direction;              /* forward mode's, or NULL: seeded */
+  char **remat;                 /* the statements rematerialised, or NULL */
+  int pass_asked[TP_N_PASSES];  /* the generation each pass was asked of */
 
   guint diag_line;
   guint diag_column;
@@ -42,6 +45,9 @@ struct _TpDocument
   guint recompute_delay;        /* ms; TP_RECOMPUTE_DELAY_MS */
   guint draft_source;
   guint exact : 1;
+  guint optimize : 1;
+  guint remat_auto : 1;
+  guint pass_asking : TP_N_PASSES;  /* a pass reading on its way */
   guint stale : 1;
   guint loading : 1;
   guint read_here : 1;          /* the last read was tp_document_recompute_now's */
@@ -66,5 +72,9 @@ void _tp_document_lesson_read       (TpDocument    *self,
 void _tp_document_take_grade        (TpDocument    *self,
                                      int            generation,
                                      TpLessonGrade *grade);
+
+/* tp-document-passes.c */
+void _tp_document_passes_class_init (GObjectClass *klass);
+void _tp_document_passes_init       (TpDocument   *self);
 
 G_END_DECLS

@@ -34,6 +34,8 @@ enum {
   PROP_TARGET,
   PROP_OBSERVE,
   PROP_EXACT,
+  PROP_OPTIMIZE,
+  PROP_DIRECTION,
   PROP_SELECTED_NODE,
   PROP_FILE,
   PROP_TITLE,
@@ -182,6 +184,10 @@ tp_document_new_read (TpDocument *self,
   read->target = g_strdup (self->target);
   read->observe = g_strdup (self->observe);
   read->exact = self->exact;
+  read->optimize = self->optimize;
+  read->direction = g_strdup (self->direction);
+  read->remat = g_strdupv (self->remat);
+  read->remat_auto = self->remat_auto;
   _tp_document_lesson_read (self, read);
 }
 
@@ -231,6 +237,9 @@ tp_document_recompute_now (TpDocument *self)
     self->session = tp_session_new ();
   tp_document_new_read (self, &read);
   tp_read_run (&read, self->session);
+  /* before the readings are applied: a pass asked for as they come is
+   * copied from this session (tp-document-passes.c) */
+  self->read_here = TRUE;
   tp_document_apply_read (self, self->generation, self->text_serial, &read);
   if (read.status == TP_STATUS_OK)
     {
@@ -359,6 +368,8 @@ tp_document_finalize (GObject *object)
   g_clear_object (&self->file);
   g_free (self->target);
   g_free (self->observe);
+  g_free (self->direction);
+  g_strfreev (self->remat);
   g_free (self->diagnostic);
   g_free (self->draft_id);
   g_free (self->comment);
@@ -405,6 +416,12 @@ tp_document_get_property (GObject    *object,
     case PROP_EXACT:
       g_value_set_boolean (value, self->exact);
       break;
+    case PROP_OPTIMIZE:
+      g_value_set_boolean (value, self->optimize);
+      break;
+    case PROP_DIRECTION:
+      g_value_set_string (value, self->direction);
+      break;
     case PROP_SELECTED_NODE:
       g_value_set_int (value, self->selected_node);
       break;
@@ -441,6 +458,12 @@ tp_document_set_property (GObject      *object,
     case PROP_EXACT:
       tp_document_set_exact (self, g_value_get_boolean (value));
       break;
+    case PROP_OPTIMIZE:
+      tp_document_set_optimize (self, g_value_get_boolean (value));
+      break;
+    case PROP_DIRECTION:
+      tp_document_set_direction (self, g_value_get_string (value));
+      break;
     case PROP_SELECTED_NODE:
       tp_document_set_selected_node (self, g_value_get_int (value));
       break;
@@ -464,6 +487,7 @@ tp_document_class_init (TpDocumentClass *klass)
   object_class->get_property = tp_document_get_property;
   object_class->set_property = tp_document_set_property;
   _tp_document_lesson_class_init (object_class);
+  _tp_document_passes_class_init (object_class);
 
   properties[PROP_BUFFER] =
     g_param_spec_object ("buffer", NULL, NULL, GTK_SOURCE_TYPE_BUFFER, ro);
@@ -484,6 +508,12 @@ tp_document_class_init (TpDocumentClass *klass)
     g_param_spec_string ("observe", NULL, NULL, NULL, rw);
   properties[PROP_EXACT] =
     g_param_spec_boolean ("exact", NULL, NULL, FALSE, rw);
+  /* the exact rewrites before the plan; forward mode's direction
+   * (tp-document-passes.c) */
+  properties[PROP_OPTIMIZE] =
+    g_param_spec_boolean ("optimize", NULL, NULL, FALSE, rw);
+  properties[PROP_DIRECTION] =
+    g_param_spec_string ("direction", NULL, NULL, NULL, rw);
   properties[PROP_SELECTED_NODE] =
     g_param_spec_int ("selected-node", NULL, NULL, -1, G_MAXINT, -1, rw);
   properties[PROP_FILE] =
@@ -507,6 +537,7 @@ tp_document_init (TpDocument *self)
   self->buffer = gtk_source_buffer_new_with_language (tape);
   gtk_source_buffer_set_highlight_matching_brackets (self->buffer, TRUE);
   self->reader = tp_reader_new (G_OBJECT (self), tp_document_read_done_cb, tp_document_teach_cb);
+  _tp_document_passes_init (self);
 
   /* after the buffer's own handler, which marks it modified */
   g_signal_connect_object (self->buffer, "changed",

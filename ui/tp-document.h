@@ -50,6 +50,27 @@ void             tp_document_set_observe              (TpDocument  *self,
 gboolean         tp_document_get_exact                (TpDocument  *self);
 void             tp_document_set_exact                (TpDocument  *self,
                                                        gboolean     exact);
+/* The compiler's passes (tp-document-passes.c): the exact rewrites
+ * before the plan, forward mode's direction ("NAME", "NAME[i, j]", or
+ * NULL for the seeded one), and the pass readings, made only when asked
+ * for: want_pass gives the one of the readings on screen when it is
+ * there, else asks the reader for it and returns NULL; "pass-ready"
+ * (its TpReading) says when it came. */
+gboolean         tp_document_get_optimize             (TpDocument  *self);
+void             tp_document_set_optimize             (TpDocument  *self,
+                                                       gboolean     optimize);
+const char      *tp_document_get_direction            (TpDocument  *self);
+void             tp_document_set_direction            (TpDocument  *self,
+                                                       const char  *direction);
+/* Rematerialisation: the statements named, or the engine's pick
+ * (@automatic); "remat-changed" says when the choice changes. */
+const char *const *tp_document_get_remat              (TpDocument  *self,
+                                                       gboolean    *automatic);
+void             tp_document_set_remat                (TpDocument  *self,
+                                                       const char *const *names,
+                                                       gboolean     automatic);
+const TpPassReading *tp_document_want_pass            (TpDocument  *self,
+                                                       TpPass       which);
 int              tp_document_get_selected_node        (TpDocument  *self);
 void             tp_document_set_selected_node        (TpDocument  *self,
                                                        int          node);

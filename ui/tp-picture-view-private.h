@@ -30,6 +30,7 @@ struct _TpPictureView
   GtkWidget *export_button;
   GtkWidget *focus_button;
   GtkWidget *legend_button;
+  GtkToggleButton *kernels_button;  /* the fusion's kernels as clusters */
   GtkDrawingArea *legend_area;
   TpPictureCanvas *canvas;
   GtkLabel *message;

@@ -409,6 +409,20 @@ tp_picture_view_readings_cb (TpPictureView *self)
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   const char *dot = readings != NULL ? tp_readings_get_text (readings, TP_READING_DOT) : "";
 
+  /* Kernels as clusters: the engine's DOT of them (tp_session_dot_kernels),
+   * asked for only while the toggle is on; the picture shown stays until
+   * it comes */
+  if (readings != NULL && gtk_toggle_button_get_active (self->kernels_button))
+    {
+      const TpPassReading *kernels = tp_document_want_pass (self->document, TP_PASS_KERNELS);
+
+      if (kernels != NULL && kernels->text[0] != '\0')
+        dot = kernels->text;
+      else if (kernels == NULL && self->dot != NULL && self->dot[0] != '\0'
+               && !tp_document_get_stale (self->document))
+        return;
+    }
+
   /* What the picture shows, for a screen reader: the engine's summary
    * and its spec, one line a node. */
   if (readings != NULL)
@@ -463,6 +477,38 @@ tp_picture_view_readings_cb (TpPictureView *self)
       self->pending = TRUE;
       _tp_picture_view_update_busy (self);
     }
+}
+
+static void
+tp_picture_view_kernels_cb (TpPictureView *self)
+{
+  tp_picture_view_readings_cb (self);
+}
+
+static void
+tp_picture_view_pass_ready_cb (TpPictureView *self,
+                               int            which)
+{
+  if (which == TP_PASS_KERNELS)
+    tp_picture_view_readings_cb (self);
+}
+
+/* For tests: the kernels toggle. */
+GtkToggleButton *
+tp_picture_view_get_kernels_button (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->kernels_button;
+}
+
+/* The DOT shown or asked for (for tests). */
+const char *
+tp_picture_view_get_dot (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->dot;
 }
 
 static void
@@ -551,6 +597,8 @@ tp_picture_view_set_document (TpPictureView *self,
                                G_CALLBACK (tp_picture_view_readings_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::stale",
                                G_CALLBACK (tp_picture_view_stale_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "pass-ready",
+                               G_CALLBACK (tp_picture_view_pass_ready_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::selected-node",
                                G_CALLBACK (tp_picture_view_selected_cb), self, G_CONNECT_SWAPPED);
     }
@@ -789,6 +837,8 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, export_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, focus_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_button);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, kernels_button);
+  gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_kernels_cb);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_area);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, canvas);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, message);

@@ -22,6 +22,10 @@ void        tp_picture_view_set_worker     (TpPictureView   *self,
 TpPictureWorker *tp_picture_view_get_worker (TpPictureView *self);
 gboolean    tp_picture_view_get_busy       (TpPictureView *self);
 gboolean    tp_picture_view_has_picture    (TpPictureView *self);
+/* Kernels as clusters (the fusion's, tp_session_dot_kernels), and the
+ * DOT shown or asked for; for tests. */
+GtkToggleButton *tp_picture_view_get_kernels_button (TpPictureView *self);
+const char *tp_picture_view_get_dot        (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);
 void        tp_picture_view_zoom_actual    (TpPictureView *self);
 void        tp_picture_view_place_next     (TpPictureView *self);

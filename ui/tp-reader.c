@@ -26,6 +26,11 @@ tp_read_run (TpRead    *read,
     .observe = observe,
     .n_observe = read->observe != NULL ? 1 : 0,
     .exact = read->exact,
+    .optimize = read->optimize,
+    .direction = read->direction,
+    .remat = (const char *const *) read->remat,
+    .n_remat = read->remat != NULL ? g_strv_length (read->remat) : 0,
+    .remat_auto = read->remat_auto,
   };
 
   if (read->lesson != NULL)
@@ -90,6 +95,8 @@ tp_read_clear (TpRead *read)
   g_clear_pointer (&read->source, g_free);
   g_clear_pointer (&read->target, g_free);
   g_clear_pointer (&read->observe, g_free);
+  g_clear_pointer (&read->direction, g_free);
+  g_clear_pointer (&read->remat, g_strfreev);
   g_clear_pointer (&read->readings, tp_readings_unref);
   g_clear_pointer (&read->message, g_free);
 }
@@ -102,6 +109,7 @@ typedef struct
   GWeakRef owner;
   TpReaderDoneFunc done;
   TpReaderTeachFunc teach;
+  TpReaderPassFunc pass;
 } TpReaderState;
 
 static void
@@ -128,6 +136,9 @@ typedef struct
   TpLessonGrade *grade;         /* the lesson's, after the teaching */
   gboolean teach;               /* the teaching post, not the readings' */
   gboolean grade_only;          /* grade the last compile, compile nothing */
+  gboolean pass_only;           /* copy a pass reading of the last compile */
+  TpPass which;                 /* that pass */
+  TpPassReading *pass;          /* and what came out */
 } TpReadJob;
 
 static void
@@ -140,6 +151,7 @@ tp_read_job_free (gpointer data)
   tp_teaching_free (job->teaching);
   tp_checked_free (job->checked);
   tp_lesson_grade_free (job->grade);
+  tp_pass_reading_free (job->pass);
   g_free (job);
 }
 
@@ -151,7 +163,9 @@ tp_reader_done_cb (gpointer data)
 
   if (owner == NULL)
     return G_SOURCE_REMOVE;
-  if (job->teach)
+  if (job->pass_only)
+    job->state->pass (owner, job->generation, job->which, g_steal_pointer (&job->pass));
+  else if (job->teach)
     job->state->teach (owner, job->generation, g_steal_pointer (&job->teaching),
                        g_steal_pointer (&job->checked), g_steal_pointer (&job->grade));
   else
@@ -228,9 +242,20 @@ tp_reader_worker_func (gpointer data,
 
   /* Skip a read that a newer edit overtook while it waited. */
   if (g_atomic_int_get (&job->state->latest) != job->generation
-      || (job->grade_only && job->state->session == NULL))
+      || ((job->grade_only || job->pass_only) && job->state->session == NULL))
     {
       tp_read_job_free (job);
+      return;
+    }
+  if (job->pass_only)
+    {
+      /* the session's compile is this generation's: the read pushed
+       * before it ran first, and no newer one was pushed */
+      int lowered = tp_priority_lower_thread ();
+
+      job->pass = tp_pass_reading_new_from_session (job->state->session, job->which);
+      tp_priority_restore_thread (lowered);
+      g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, tp_reader_done_cb, job, tp_read_job_free);
       return;
     }
   if (job->grade_only)
@@ -321,6 +346,31 @@ tp_reader_grade (TpReader *self,
   job->grade_only = TRUE;
   job->read = *read;
   *read = (TpRead) { 0 };
+  if (!g_thread_pool_push (self->pool, job, NULL))
+    tp_read_job_free (job);
+}
+
+void
+tp_reader_set_pass_func (TpReader         *self,
+                         TpReaderPassFunc  pass)
+{
+  self->state->pass = pass;
+}
+
+void
+tp_reader_pass (TpReader  *self,
+                int        generation,
+                TpPass     which)
+{
+  TpReadJob *job;
+
+  g_return_if_fail (self->state->pass != NULL);
+
+  job = g_new0 (TpReadJob, 1);
+  job->state = g_atomic_rc_box_acquire (self->state);
+  job->generation = generation;
+  job->pass_only = TRUE;
+  job->which = which;
   if (!g_thread_pool_push (self->pool, job, NULL))
     tp_read_job_free (job);
 }

@@ -25,6 +25,10 @@ typedef struct
   char *target;
   char *observe;
   gboolean exact;
+  gboolean optimize;            /* the exact rewrites before the plan */
+  char *direction;              /* forward mode's, NULL for the seeded one */
+  char **remat;                 /* statements to rematerialise, or NULL */
+  gboolean remat_auto;          /* the engine picks them */
   /* the lesson being taken, or NULL: its choices are the compile's, and
    * the session is graded against it after the teaching results, with
    * the student's answers (tp_lesson_grade) */
@@ -68,9 +72,19 @@ typedef void (*TpReaderTeachFunc) (GObject       *owner,
                                    TpChecked     *checked,
                                    TpLessonGrade *grade);
 
+/* A pass reading of generation @generation's compile (taken over), or
+ * NULL when that compile is no longer the session's or was refused. */
+typedef void (*TpReaderPassFunc) (GObject       *owner,
+                                  int            generation,
+                                  TpPass         which,
+                                  TpPassReading *pass);
+
 TpReader *tp_reader_new  (GObject           *owner,
                           TpReaderDoneFunc   done,
                           TpReaderTeachFunc  teach);
+/* Where pass readings go (tp_reader_pass). */
+void      tp_reader_set_pass_func (TpReader         *self,
+                                   TpReaderPassFunc  pass);
 void      tp_reader_push (TpReader         *self,
                           int               generation,
                           TpRead           *read);
@@ -80,6 +94,13 @@ void      tp_reader_push (TpReader         *self,
 void      tp_reader_grade (TpReader        *self,
                            int              generation,
                            TpRead          *read);
+/* Copies pass reading @which out of the session's last compile, when
+ * that is still generation @generation's (no newer read was pushed):
+ * after the reads and teaching queued before it.  Posted to the pass
+ * function, NULL when the compile is gone. */
+void      tp_reader_pass (TpReader         *self,
+                          int               generation,
+                          TpPass            which);
 void      tp_reader_free (TpReader         *self);
 
 G_END_DECLS

@@ -52,6 +52,8 @@ tp_readings_clear (TpReadings *self)
   g_free (self->train_rate);
   tp_teaching_free (self->teaching);
   tp_checked_free (self->checked);
+  for (guint i = 0; i < TP_N_PASSES; i++)
+    tp_pass_reading_free (self->passes[i]);
   g_free (self->source);
   g_free (self->target);
   g_free (self->observe);
@@ -84,6 +86,8 @@ tp_readings_get_text (TpReadings *self,
     return self->teaching != NULL ? self->teaching->explain : "";
   if (which == TP_READING_MEMORY)
     return self->teaching != NULL ? self->teaching->memory : "";
+  if (TP_PASS_IS_READING (which))
+    return self->passes[TP_PASS_INDEX (which)] != NULL ? self->passes[TP_PASS_INDEX (which)]->text : "";
   return self->text[which] != NULL ? self->text[which] : "";
 }
 
@@ -107,6 +111,28 @@ tp_readings_attach_check (TpReadings *self,
 
   tp_checked_free (self->checked);
   self->checked = checked;
+}
+
+/* A pass reading of these readings' compile (taken over), made when it
+ * was asked for (tp_document_want_pass). */
+void
+tp_readings_attach_pass (TpReadings    *self,
+                         TpPassReading *pass)
+{
+  g_return_if_fail (self != NULL && pass != NULL);
+
+  tp_pass_reading_free (self->passes[TP_PASS_INDEX (pass->which)]);
+  self->passes[TP_PASS_INDEX (pass->which)] = pass;
+}
+
+/* Pass reading @which, or NULL while it was not asked for. */
+const TpPassReading *
+tp_readings_get_pass (TpReadings *self,
+                      TpPass      which)
+{
+  g_return_val_if_fail (self != NULL && TP_IS_PASS (which), NULL);
+
+  return self->passes[TP_PASS_INDEX (which)];
 }
 
 /* Node's sentence of the explain reading ("N Op: ..."), or NULL. */

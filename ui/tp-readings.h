@@ -12,6 +12,7 @@
 
 #include "tp-engine.h"
 #include "tp-fold.h"
+#include "tp-pass-reading.h"
 #include "tp-teaching.h"
 #include "tp-types.h"
 
@@ -72,6 +73,9 @@ struct _TpReadings
    * has made them after the readings (NULL until then: tp-teaching.h) */
   TpTeaching *teaching;
   TpChecked *checked;
+  /* the pass readings asked for so far (tp-pass-reading.h), attached on
+   * the main thread: NULL until a pane or an action asks */
+  TpPassReading *passes[TP_N_PASSES];
   /* what the readings were made from, for a training of the same
    * program off the main thread */
   char *source;
@@ -112,6 +116,10 @@ void        tp_readings_attach_teaching (TpReadings *self,
                                          TpTeaching *teaching);
 void        tp_readings_attach_check    (TpReadings *self,
                                          TpChecked  *checked);
+void        tp_readings_attach_pass     (TpReadings    *self,
+                                         TpPassReading *pass);
+const TpPassReading *tp_readings_get_pass (TpReadings *self,
+                                           TpPass      which);
 const char *tp_readings_get_shown_text (TpReadings *self,
                                         TpReading   which);
 const TpFold *tp_readings_get_fold    (TpReadings   *self,

@@ -9,6 +9,7 @@ static const TpPalette light = {
   .kept = "rgba(53,132,228,0.13)",
   .selected = "rgba(246,195,67,0.45)",
   .selected_ref = "rgba(246,195,67,0.60)",
+  .tangent = "rgba(53,132,228,0.30)",
   .error = "#e01b24",
 };
 
@@ -22,6 +23,7 @@ static const TpPalette dark = {
   .kept = "rgba(98,160,234,0.18)",
   .selected = "rgba(229,165,10,0.18)",
   .selected_ref = "rgba(229,165,10,0.26)",
+  .tangent = "rgba(98,160,234,0.28)",
   .error = "#ff7b63",
 };
 

@@ -21,6 +21,7 @@ typedef struct
   const char *kept;             /* paragraph behind `kept` plan lines */
   const char *selected;         /* paragraph behind the selected node */
   const char *selected_ref;     /* behind a use of the selected node */
+  const char *tangent;          /* behind the tangent node lit (Forward) */
   const char *error;            /* the refused spot's underline */
 } TpPalette;
 

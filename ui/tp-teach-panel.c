@@ -14,6 +14,8 @@
 #include "tp-check-pane.h"
 #include "tp-document.h"
 #include "tp-memory-chart.h"
+#include "tp-pass-pane.h"
+#include "tp-remat-row.h"
 #include "tp-steps-pane.h"
 #include "tp-teach-panel.h"
 #include "tp-train-pane.h"
@@ -30,7 +32,15 @@ static const struct
   [TP_TEACH_STEPS] = { "steps", N_("In the picture: veiled, not computed yet; green outline, computed and held; "
                                    "greyed, computed and freed; purple, a share and the running sum it is added to.") },
   [TP_TEACH_TRAIN] = { "train", NULL },
+  [TP_TEACH_OPTIMIZED] = { "optimized", N_("The exact rewrites (every value kept bit for bit), and the tempting ones "
+                                           "refused, each with why; Optimise runs them before the plan.") },
+  [TP_TEACH_FUSION] = { "fusion", N_("The plan's steps grouped into kernels as a compiler's loop fusion runs them, "
+                                     "with the bytes each reads and writes.") },
+  [TP_TEACH_FORWARD] = { "forward", N_("Forward mode: the tangent tape along a direction, its tangent beside reverse "
+                                       "mode's, and what the whole gradient costs each way.") },
 };
+
+#define N_PASS_PAGES (TP_TEACH_FORWARD - TP_TEACH_OPTIMIZED + 1)
 
 struct _TpTeachPanel
 {
@@ -43,8 +53,11 @@ struct _TpTeachPanel
   GtkStack *stack;
   TpCheckPane *check;
   TpMemoryChart *chart;
+  GtkWidget *memory_box;
+  TpRematRow *remat;            /* above the chart */
   TpStepsPane *steps;
   TpTrainPane *train;
+  TpPassPane *passes[N_PASS_PAGES];
 
   /* Owned references */
   TpDocument *document;
@@ -97,6 +110,9 @@ tp_teach_panel_set_document (TpTeachPanel *self,
   tp_memory_chart_set_document (self->chart, document);
   tp_steps_pane_set_document (self->steps, document);
   tp_train_pane_set_document (self->train, document);
+  for (guint i = 0; i < N_PASS_PAGES; i++)
+    tp_pass_pane_set_document (self->passes[i], document);
+  tp_remat_row_set_document (self->remat, document);
   if (document != NULL)
     {
       g_signal_connect_object (document, "notify::readings",
@@ -157,6 +173,8 @@ tp_teach_panel_show (TpTeachPanel *self,
   focus[TP_TEACH_MEMORY] = GTK_WIDGET (self->chart);
   focus[TP_TEACH_STEPS] = GTK_WIDGET (tp_steps_pane_get_scrubber (self->steps));
   focus[TP_TEACH_TRAIN] = tp_train_pane_get_focus_widget (self->train);
+  for (guint i = 0; i < N_PASS_PAGES; i++)
+    focus[TP_TEACH_OPTIMIZED + i] = tp_pass_pane_get_focus_widget (self->passes[i]);
   gtk_stack_set_visible_child_name (self->stack, teach_pages[page].id);
   if (page == TP_TEACH_STEPS)
     tp_steps_pane_start (self->steps);
@@ -170,6 +188,24 @@ tp_teach_panel_get_explanation_label (TpTeachPanel *self)
   g_return_val_if_fail (TP_IS_TEACH_PANEL (self), NULL);
 
   return self->explanation;
+}
+
+TpRematRow *
+tp_teach_panel_get_remat_row (TpTeachPanel *self)
+{
+  g_return_val_if_fail (TP_IS_TEACH_PANEL (self), NULL);
+
+  return self->remat;
+}
+
+TpPassPane *
+tp_teach_panel_get_pass_pane (TpTeachPanel *self,
+                              TpTeachPage   page)
+{
+  g_return_val_if_fail (TP_IS_TEACH_PANEL (self), NULL);
+  g_return_val_if_fail (page >= TP_TEACH_OPTIMIZED && page <= TP_TEACH_FORWARD, NULL);
+
+  return self->passes[page - TP_TEACH_OPTIMIZED];
 }
 
 GtkWidget *
@@ -278,6 +314,7 @@ tp_teach_panel_class_init (TpTeachPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, stack);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, check);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, chart);
+  gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, memory_box);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, steps);
   gtk_widget_class_bind_template_child (widget_class, TpTeachPanel, train);
 }
@@ -285,7 +322,27 @@ tp_teach_panel_class_init (TpTeachPanelClass *klass)
 static void
 tp_teach_panel_init (TpTeachPanel *self)
 {
+  static const char *const titles[N_PASS_PAGES] = {
+    /* Translators: the teaching panel's tabs of the compiler's passes */
+    N_("Optimised"), N_("Fusion"), N_("Forward"),
+  };
+  static const TpReading readings[N_PASS_PAGES] = {
+    TP_READING_OPTIMIZED, TP_READING_FUSION, TP_READING_FORWARD,
+  };
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->remat = TP_REMAT_ROW (tp_remat_row_new ());
+  gtk_box_prepend (GTK_BOX (self->memory_box), GTK_WIDGET (self->remat));
+  for (guint i = 0; i < N_PASS_PAGES; i++)
+    {
+      GtkWidget *pane = tp_pass_pane_new (readings[i]);
+
+      gtk_widget_set_margin_start (pane, 6);
+      gtk_widget_set_margin_end (pane, 6);
+      gtk_widget_set_margin_bottom (pane, 4);
+      self->passes[i] = TP_PASS_PANE (pane);
+      gtk_stack_add_titled (self->stack, pane, teach_pages[TP_TEACH_OPTIMIZED + i].id, gettext (titles[i]));
+    }
   g_signal_connect_object (self->steps, "notify::step", G_CALLBACK (tp_teach_panel_step_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->stack, "notify::visible-child", G_CALLBACK (tp_teach_panel_page_cb), self,

@@ -1,7 +1,8 @@
 /* tp-teach-panel.h: the teaching panes under the readings: the selected
  * node's sentence, then Check (the gradient check's verdict and
  * reading), Memory (the chart), Steps (a scrubber over the plan's
- * schedule) and Train (gradient descent and its loss curve).  Everything
+ * schedule), Train (gradient descent and its loss curve), and the
+ * compiler's passes: Optimised, Fusion and Forward (tp-pass-pane.h).  Everything
  * shown is the engine's, copied into the document's readings or returned
  * by a training run off the main thread. */
 #pragma once
@@ -22,6 +23,9 @@ typedef enum
   TP_TEACH_MEMORY,
   TP_TEACH_STEPS,
   TP_TEACH_TRAIN,
+  TP_TEACH_OPTIMIZED,           /* the compiler's passes (tp-pass-pane.h) */
+  TP_TEACH_FUSION,
+  TP_TEACH_FORWARD,
   TP_N_TEACH
 } TpTeachPage;
 
@@ -40,6 +44,11 @@ TpTeachPage tp_teach_panel_get_page       (TpTeachPanel  *self);
 
 /* For tests: the parts a person reads and uses. */
 GtkLabel   *tp_teach_panel_get_explanation_label (TpTeachPanel *self);
+/* The Memory pane's rematerialisation row. */
+struct _TpRematRow *tp_teach_panel_get_remat_row (TpTeachPanel *self);
+/* The pass pane of @page (TP_TEACH_OPTIMIZED .. TP_TEACH_FORWARD). */
+struct _TpPassPane *tp_teach_panel_get_pass_pane (TpTeachPanel *self,
+                                                  TpTeachPage   page);
 GtkLabel   *tp_teach_panel_get_verdict_label     (TpTeachPanel *self);
 GtkButton  *tp_teach_panel_get_nonfinite_button  (TpTeachPanel *self);
 GtkTextView *tp_teach_panel_get_check_view       (TpTeachPanel *self);

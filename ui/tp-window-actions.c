@@ -13,8 +13,8 @@
 
 /* {==== helpers ====} */
 
-static void
-tp_window_show_error (TpWindow   *self,
+void
+_tp_window_show_error (TpWindow   *self,
                       const char *primary,
                       GError     *error)
 {
@@ -41,8 +41,8 @@ filter_new (const char *name,
 /* Where a file dialog starts: the folder of the program's file, else
  * the user's documents (else home), never the folder the playground was
  * started from. */
-static void
-tp_window_set_start_folder (TpWindow       *self,
+void
+_tp_window_set_start_folder (TpWindow       *self,
                             GtkFileChooser *chooser)
 {
   GFile *file = tp_document_get_file (self->document);
@@ -106,7 +106,7 @@ tp_window_open_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), tapes);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
-  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
+  _tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   g_signal_connect (native, "response", G_CALLBACK (tp_window_open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -151,7 +151,7 @@ tp_window_save_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!tp_document_save_finish (TP_DOCUMENT (object), result, &error))
-    tp_window_show_error (self, _("Could not save the program"), error);
+    _tp_window_show_error (self, _("Could not save the program"), error);
   else
     {
       g_autofree char *uri = g_file_get_uri (tp_document_get_file (self->document));
@@ -224,7 +224,7 @@ tp_window_run_save_as (TpWindow *self,
     gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
   else
     {
-      tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
+      _tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), "program.tape");
     }
   g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
@@ -285,7 +285,7 @@ tp_window_exported (ExportRequest *req,
                     const char    *failed)
 {
   if (!ok)
-    tp_window_show_error (req->window, failed, error);
+    _tp_window_show_error (req->window, failed, error);
   else
     {
       g_autofree char *name = g_file_get_basename (req->file);
@@ -417,7 +417,7 @@ tp_window_export_action (GtkWidget  *widget,
                                         _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), filter);
-  tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
+  _tp_window_set_start_folder (self, GTK_FILE_CHOOSER (native));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
   if (g_str_equal (format, "png"))
     {

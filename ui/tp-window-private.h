@@ -29,6 +29,7 @@ struct _TpWindow
   GtkDropDown *observe_dropdown;
   GtkStringList *observe_list;
   GtkCheckButton *exact_check;
+  GtkCheckButton *optimize_check;
   GtkBox *pane_switcher;
   GtkSpinner *busy_spinner;
   GtkPaned *paned;
@@ -63,6 +64,7 @@ struct _TpWindow
   guint editor_width_source;    /* keeps a dragged editor width, soon after */
   guint place_idle;             /* sets the editor's width and the teaching panes' height */
 
+  GFile *jax_file;              /* Save as JAX: waits for the jax reading */
   int lesson_index;              /* the lesson's place in the course, or -1 */
   TpPane focus_pane;
   TpPane last_reading;          /* the reading that last had the focus */
@@ -75,6 +77,8 @@ struct _TpWindow
   guint editor_placed : 1;      /* the editor's width is set for this window */
   guint teach_placed : 1;       /* the teaching panes' height too */
   guint placing : 1;            /* the window sets a paned's position itself */
+  guint jax_copy : 1;           /* Copy as JAX: waits for the jax reading */
+  guint copy_pass : 5;          /* Copy Reading: the TpPass waited for, or 0 */
 };
 
 void _tp_window_class_actions_init (GtkWidgetClass *widget_class);
@@ -84,6 +88,14 @@ void _tp_window_clear_recent       (TpWindow       *self);
 void _tp_window_save_then_close    (TpWindow       *self);
 void _tp_window_add_shortcuts      (TpWindow       *self);
 void _tp_window_update_title       (TpWindow       *self);
+void _tp_window_show_error         (TpWindow       *self,
+                                    const char     *primary,
+                                    GError         *error);
+void _tp_window_set_start_folder   (TpWindow       *self,
+                                    GtkFileChooser *chooser);
+
+/* tp-window-passes.c: Optimise, Copy and Save as JAX */
+void _tp_window_init_passes        (TpWindow        *self);
 
 /* tp-window-layout.c */
 void _tp_window_init_layout        (TpWindow        *self);

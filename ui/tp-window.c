@@ -498,6 +498,7 @@ tp_window_finalize (GObject *object)
 
   g_clear_object (&self->document);
   g_clear_object (&self->settings);
+  g_clear_object (&self->jax_file);
   g_free (self->sample_title);
   g_free (self->sample_comment);
 
@@ -639,6 +640,7 @@ tp_window_class_init (TpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpWindow, observe_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, observe_list);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, exact_check);
+  gtk_widget_class_bind_template_child (widget_class, TpWindow, optimize_check);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, pane_switcher);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, TpWindow, paned);
@@ -671,6 +673,7 @@ tp_window_init (TpWindow *self)
   self->document = tp_document_new ();
   tp_document_set_exact (self->document, g_settings_get_boolean (self->settings, "exact"));
   tp_editor_set_document (self->editor, self->document);
+  _tp_window_init_passes (self);
 
   for (guint p = 0; p < TP_N_PANES; p++)
     {

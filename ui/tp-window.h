@@ -29,6 +29,9 @@ void        tp_window_save_and_close     (TpWindow            *self);
 void        tp_window_export             (TpWindow            *self,
                                           const char          *format,
                                           GFile               *file);
+/* Save as JAX without its dialog (tp-window-passes.c). */
+void        tp_window_save_jax           (TpWindow            *self,
+                                          GFile               *file);
 void        tp_window_discard_and_close  (TpWindow            *self);
 gboolean    tp_window_restore_draft      (TpWindow            *self,
                                           const char          *draft_id);
