@@ -8,6 +8,8 @@
  * spec's node count, as differentiate's are, so the same numbers name
  * other nodes elsewhere: a tangent node lights in this pane only, with
  * its tangent step's sentence, and never selects across the window.
+ * First, Previous, Next and Last (beside the direction) walk the tangent
+ * steps in order, each lighting its node with the engine's sentence.
  *
  * Pay for what is read: the reading is asked of the document when the
  * pane is mapped (the teaching panel shows it), and again for newer
@@ -42,6 +44,8 @@ struct _TpPassPane
   GtkSpinButton *index[MAX_AXES];
   GtkLabel *note;               /* forward: the engine's direction error */
   GtkLabel *tangent_label;      /* forward: the lit tangent step */
+  GtkWidget *walk_box;          /* forward: the tangent step-through */
+  GtkWidget *walk[4];           /* first, previous, next, last */
   GtkWidget *stack;
   GtkTextView *view;
   GtkLabel *placeholder;
@@ -58,6 +62,7 @@ struct _TpPassPane
   TpReading which;
   int tangent;                  /* the tangent node lit, or -1 */
   guint updating : 1;
+  guint scroll_tangent : 1;     /* the next lit tangent line is scrolled to */
   guint asking : 1;             /* in want_pass, which may say ready at once */
   guint dark : 1;
   guint styled : 1;
@@ -172,6 +177,15 @@ tp_pass_pane_show_selected (TpPassPane *self)
         {
           tp_pass_pane_line_bounds (buffer, l, &a, &b);
           gtk_text_buffer_apply_tag (buffer, self->tag_tangent, &a, &b);
+          if (self->scroll_tangent)
+            {
+              GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "selected-node");
+
+              gtk_text_buffer_move_mark (buffer, mark, &a);
+              gtk_text_view_scroll_to_mark (self->view, mark, 0.1, FALSE, 0, 0);
+              self->scroll_tangent = FALSE;
+              scrolled = TRUE;
+            }
         }
       if (selected < 0)
         continue;
@@ -213,6 +227,43 @@ tp_pass_pane_light_tangent (TpPassPane *self,
   gtk_label_set_label (self->tangent_label, step != NULL ? step : "");
   gtk_widget_set_visible (GTK_WIDGET (self->tangent_label), step != NULL);
   tp_pass_pane_show_selected (self);
+  self->scroll_tangent = FALSE;
+  if (self->walk_box != NULL)
+    {
+      const TpPassReading *pass = tp_pass_pane_pass (self);
+      int n = pass != NULL ? (int) pass->n_tangent_steps : 0;
+      int k = self->tangent >= 0 ? self->tangent - (int) pass->tangent_first : -1;
+
+      gtk_widget_set_visible (self->walk_box, n > 0);
+      gtk_widget_set_sensitive (self->walk[0], n > 0 && k != 0);
+      gtk_widget_set_sensitive (self->walk[1], k > 0);
+      gtk_widget_set_sensitive (self->walk[2], k < n - 1);
+      gtk_widget_set_sensitive (self->walk[3], n > 0 && k != n - 1);
+    }
+}
+
+/* A step of the tangent step-through: @how 0 the first, 1 the previous,
+ * 2 the next, 3 the last. */
+static void
+tp_pass_pane_walk (TpPassPane *self,
+                   int         how)
+{
+  const TpPassReading *pass = tp_pass_pane_pass (self);
+  int n = pass != NULL ? (int) pass->n_tangent_steps : 0;
+  int k = self->tangent >= 0 && pass != NULL ? self->tangent - (int) pass->tangent_first : -1;
+
+  k = how == 0 ? 0 : how == 1 ? k - 1 : how == 2 ? k + 1 : n - 1;
+  if (k < 0 || k >= n)
+    return;
+  self->scroll_tangent = TRUE;
+  tp_pass_pane_light_tangent (self, (int) pass->tangent_first + k);
+}
+
+static void
+tp_pass_pane_walk_cb (GtkButton  *button,
+                      TpPassPane *self)
+{
+  tp_pass_pane_walk (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "how")));
 }
 
 /* The node under the cursor: a node written by its number there, else
@@ -578,6 +629,15 @@ tp_pass_pane_get_note (TpPassPane *self)
   return self->note;
 }
 
+GtkWidget *
+tp_pass_pane_get_walk (TpPassPane *self,
+                       guint       how)
+{
+  g_return_val_if_fail (TP_IS_PASS_PANE (self), NULL);
+
+  return how < G_N_ELEMENTS (self->walk) ? self->walk[how] : NULL;
+}
+
 GtkLabel *
 tp_pass_pane_get_tangent (TpPassPane *self)
 {
@@ -712,6 +772,36 @@ tp_pass_pane_init_direction (TpPassPane *self)
   gtk_box_append (GTK_BOX (self->direction_box), GTK_WIDGET (self->note));
   g_signal_connect_object (self->direction, "notify::selected", G_CALLBACK (tp_pass_pane_direction_cb), self,
                            G_CONNECT_SWAPPED);
+
+  /* the tangent step-through, at the row's end */
+  {
+    static const struct { const char *icon; const char *tip; } walk[4] = {
+      { "go-first-symbolic", N_("First tangent step") },
+      { "go-previous-symbolic", N_("Previous tangent step") },
+      { "go-next-symbolic", N_("Next tangent step") },
+      { "go-last-symbolic", N_("Last tangent step") },
+    };
+    GtkWidget *steps = gtk_label_new (_("Tangent steps"));
+
+    self->walk_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+    gtk_widget_add_css_class (steps, "dim-label");
+    gtk_widget_set_margin_end (steps, 4);
+    gtk_box_append (GTK_BOX (self->walk_box), steps);
+    for (guint k = 0; k < G_N_ELEMENTS (walk); k++)
+      {
+        self->walk[k] = gtk_button_new_from_icon_name (walk[k].icon);
+        gtk_widget_set_tooltip_text (self->walk[k], _(walk[k].tip));
+        gtk_accessible_update_property (GTK_ACCESSIBLE (self->walk[k]), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _(walk[k].tip), -1);
+        gtk_widget_add_css_class (self->walk[k], "flat");
+        g_object_set_data (G_OBJECT (self->walk[k]), "how", GINT_TO_POINTER (k));
+        g_signal_connect_object (self->walk[k], "clicked", G_CALLBACK (tp_pass_pane_walk_cb), self, 0);
+        gtk_box_append (GTK_BOX (self->walk_box), self->walk[k]);
+      }
+    gtk_widget_set_visible (self->walk_box, FALSE);
+    gtk_widget_set_valign (self->walk_box, GTK_ALIGN_CENTER);
+    gtk_box_append (GTK_BOX (self->direction_box), self->walk_box);
+  }
 }
 
 static void

@@ -30,6 +30,10 @@ GtkLabel    *tp_pass_pane_get_sentence   (TpPassPane  *self);
 GtkDropDown *tp_pass_pane_get_direction  (TpPassPane  *self);
 GtkLabel    *tp_pass_pane_get_note       (TpPassPane  *self);
 GtkLabel    *tp_pass_pane_get_tangent    (TpPassPane  *self);
+/* For tests: the tangent step-through's buttons, @how 0 first, 1
+ * previous, 2 next, 3 last. */
+GtkWidget   *tp_pass_pane_get_walk       (TpPassPane  *self,
+                                          guint        how);
 /* The index picker of axis @axis, or NULL. */
 GtkSpinButton *tp_pass_pane_get_index    (TpPassPane  *self,
                                           guint        axis);

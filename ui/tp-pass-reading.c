@@ -119,7 +119,8 @@ tp_pass_reading_new_from_session (const TpSession *session,
     }
   else
     {
-      self->text = g_strdup (which == TP_PASS_KERNELS ? tp_session_dot_kernels (session) : "");
+      self->text = g_strdup (which == TP_PASS_KERNELS ? tp_session_dot_kernels (session)
+                             : which == TP_PASS_TANGENTS ? tp_session_dot_tangent (session) : "");
       self->lines = g_new0 (TpMapLine, 1);
       self->refs = g_new0 (TpMapRef, 1);
     }

@@ -19,8 +19,9 @@ G_BEGIN_DECLS
 
 /* What is made only when asked: the four pass readings (numbered as
  * their TpReading), the rematerialisation's candidates and sentence
- * (the Memory pane's row: tp_session_remat) and the picture with the
- * fusion's kernels as clusters (tp_session_dot_kernels). */
+ * (the Memory pane's row: tp_session_remat), the picture with the
+ * fusion's kernels as clusters (tp_session_dot_kernels) and the picture
+ * with forward mode's tangent band (tp_session_dot_tangent). */
 typedef enum
 {
   TP_PASS_OPTIMIZED = TP_READING_OPTIMIZED,
@@ -29,6 +30,7 @@ typedef enum
   TP_PASS_JAX = TP_READING_JAX,
   TP_PASS_REMAT,
   TP_PASS_KERNELS,
+  TP_PASS_TANGENTS,
   TP_PASS_END
 } TpPass;
 
@@ -50,7 +52,9 @@ typedef struct
 typedef struct
 {
   TpPass which;
-  char *text;                   /* the reading; the DOT for kernels; "" for remat */
+  char *text;                   /* the reading; the DOT for kernels and
+                                   tangents ("" without a parameter); ""
+                                   for remat */
   TpMapLine *lines;             /* the reading map (none for jax) */
   guint n_lines;
   TpMapRef *refs;

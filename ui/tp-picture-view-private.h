@@ -31,6 +31,7 @@ struct _TpPictureView
   GtkWidget *focus_button;
   GtkWidget *legend_button;
   GtkToggleButton *kernels_button;  /* the fusion's kernels as clusters */
+  GtkToggleButton *tangents_button; /* forward mode's tangent band */
   GtkDrawingArea *legend_area;
   TpPictureCanvas *canvas;
   GtkLabel *message;

@@ -409,16 +409,19 @@ tp_picture_view_readings_cb (TpPictureView *self)
   TpReadings *readings = self->document ? tp_document_get_readings (self->document) : NULL;
   const char *dot = readings != NULL ? tp_readings_get_text (readings, TP_READING_DOT) : "";
 
-  /* Kernels as clusters: the engine's DOT of them (tp_session_dot_kernels),
-   * asked for only while the toggle is on; the picture shown stays until
-   * it comes */
-  if (readings != NULL && gtk_toggle_button_get_active (self->kernels_button))
+  /* Kernels as clusters, or the tangent band: the engine's DOT of them
+   * (tp_session_dot_kernels, tp_session_dot_tangent), asked for only
+   * while the toggle is on; the picture shown stays until it comes (and
+   * without a parameter there is no band: the plain picture) */
+  if (readings != NULL && (gtk_toggle_button_get_active (self->kernels_button)
+                           || gtk_toggle_button_get_active (self->tangents_button)))
     {
-      const TpPassReading *kernels = tp_document_want_pass (self->document, TP_PASS_KERNELS);
+      TpPass which = gtk_toggle_button_get_active (self->kernels_button) ? TP_PASS_KERNELS : TP_PASS_TANGENTS;
+      const TpPassReading *other = tp_document_want_pass (self->document, which);
 
-      if (kernels != NULL && kernels->text[0] != '\0')
-        dot = kernels->text;
-      else if (kernels == NULL && self->dot != NULL && self->dot[0] != '\0'
+      if (other != NULL && other->text[0] != '\0')
+        dot = other->text;
+      else if (other == NULL && self->dot != NULL && self->dot[0] != '\0'
                && !tp_document_get_stale (self->document))
         return;
     }
@@ -479,9 +482,20 @@ tp_picture_view_readings_cb (TpPictureView *self)
     }
 }
 
+/* The kernels and the tangent band are two pictures: one at a time. */
 static void
 tp_picture_view_kernels_cb (TpPictureView *self)
 {
+  if (gtk_toggle_button_get_active (self->kernels_button))
+    gtk_toggle_button_set_active (self->tangents_button, FALSE);
+  tp_picture_view_readings_cb (self);
+}
+
+static void
+tp_picture_view_tangents_cb (TpPictureView *self)
+{
+  if (gtk_toggle_button_get_active (self->tangents_button))
+    gtk_toggle_button_set_active (self->kernels_button, FALSE);
   tp_picture_view_readings_cb (self);
 }
 
@@ -489,8 +503,17 @@ static void
 tp_picture_view_pass_ready_cb (TpPictureView *self,
                                int            which)
 {
-  if (which == TP_PASS_KERNELS)
+  if (which == TP_PASS_KERNELS || which == TP_PASS_TANGENTS)
     tp_picture_view_readings_cb (self);
+}
+
+/* For tests: the tangent band toggle. */
+GtkToggleButton *
+tp_picture_view_get_tangents_button (TpPictureView *self)
+{
+  g_return_val_if_fail (TP_IS_PICTURE_VIEW (self), NULL);
+
+  return self->tangents_button;
 }
 
 /* For tests: the kernels toggle. */
@@ -839,6 +862,8 @@ tp_picture_view_class_init (TpPictureViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_button);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, kernels_button);
   gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_kernels_cb);
+  gtk_widget_class_bind_template_child (widget_class, TpPictureView, tangents_button);
+  gtk_widget_class_bind_template_callback (widget_class, tp_picture_view_tangents_cb);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, legend_area);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, canvas);
   gtk_widget_class_bind_template_child (widget_class, TpPictureView, message);

@@ -25,6 +25,7 @@ gboolean    tp_picture_view_has_picture    (TpPictureView *self);
 /* Kernels as clusters (the fusion's, tp_session_dot_kernels), and the
  * DOT shown or asked for; for tests. */
 GtkToggleButton *tp_picture_view_get_kernels_button (TpPictureView *self);
+GtkToggleButton *tp_picture_view_get_tangents_button (TpPictureView *self);
 const char *tp_picture_view_get_dot        (TpPictureView *self);
 void        tp_picture_view_zoom_fit       (TpPictureView *self);
 void        tp_picture_view_zoom_actual    (TpPictureView *self);

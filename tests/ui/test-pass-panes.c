@@ -336,6 +336,60 @@ passes_forward (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The tangent step-through: Next from the start walks every tangent step
+ * in order (real clicks), each lighting its node's line with the
+ * engine's sentence; Previous goes back, First and Last jump, and a
+ * button with nowhere to go is off. */
+static void
+passes_tangent_steps (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpSession *expected = session_for (window);
+  TpPassPane *pane = show_pass (window, TP_TEACH_FORWARD);
+  GtkWidget *first = tp_pass_pane_get_walk (pane, 0), *previous = tp_pass_pane_get_walk (pane, 1);
+  GtkWidget *next = tp_pass_pane_get_walk (pane, 2), *last = tp_pass_pane_get_walk (pane, 3);
+  size_t n = tp_session_forward_n_steps (expected);
+  TpForwardSummary summary;
+
+  g_assert_true (tp_session_forward (expected, &summary));
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_true (tp_test_wait_until (tp_test_window_mapped, next, 20));
+  g_assert_false (gtk_widget_get_sensitive (previous));
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t length = 0;
+      const char *step = tp_session_forward_step_text (expected, k, &length);
+      g_autofree char *want = g_strndup (step, length);
+      g_autofree char *lit = NULL;
+      g_autofree char *number = g_strdup_printf ("%4u  ", (unsigned) (summary.first + k));
+
+      tp_test_click (next, 4, 4);
+      g_assert_cmpstr (gtk_label_get_label (tp_pass_pane_get_tangent (pane)), ==, want);
+      lit = pass_selected_line (pane, "tangent");
+      g_assert_nonnull (lit);
+      g_assert_true (g_str_has_prefix (lit, number));
+    }
+  g_assert_false (gtk_widget_get_sensitive (next));
+  g_assert_false (gtk_widget_get_sensitive (last));
+  tp_test_click (previous, 4, 4);
+  {
+    size_t length = 0;
+    const char *step = tp_session_forward_step_text (expected, n - 2, &length);
+    g_autofree char *want = g_strndup (step, length);
+    g_assert_cmpstr (gtk_label_get_label (tp_pass_pane_get_tangent (pane)), ==, want);
+  }
+  tp_test_click (first, 4, 4);
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (tp_pass_pane_get_tangent (pane)), "tangent step 1 of "));
+  g_assert_false (gtk_widget_get_sensitive (first));
+  tp_test_click (last, 4, 4);
+  {
+    g_autofree char *want = g_strdup_printf ("tangent step %u of %u: ", (unsigned) n, (unsigned) n);
+    g_assert_true (g_str_has_prefix (gtk_label_get_label (tp_pass_pane_get_tangent (pane)), want));
+  }
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 toast_saved (gpointer data)
 {
@@ -649,16 +703,51 @@ typedef struct
   void (*run) (void);
 } PassCase;
 
+/* The tangent band: the engine's dot_tangent once its toggle is on (a
+ * real click), made only then; the kernels' toggle takes its place, one
+ * of the two at a time. */
+static void
+passes_tangent_band (void)
+{
+  TpWindow *window = window_on_sample ("readme");
+  TpDocument *document = tp_window_get_document (window);
+  TpPictureView *picture = TP_PICTURE_VIEW (tp_window_get_pane (window, TP_PANE_PICTURE));
+  GtkToggleButton *kernels = tp_picture_view_get_kernels_button (picture);
+  GtkToggleButton *tangents = tp_picture_view_get_tangents_button (picture);
+  TpSession *expected = session_for (window);
+
+  g_assert_true (tp_test_wait_until (picture_shown, window, 60));
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FORWARD), ==, 0);
+  g_assert_true (tp_test_wait_until (tp_test_window_mapped, tangents, 20));
+  tp_test_click (GTK_WIDGET (tangents), 6, 6);
+  g_assert_true (gtk_toggle_button_get_active (tangents));
+  g_assert_nonnull (strstr (tp_session_dot_tangent (expected), "subgraph cluster_tangent"));
+  while (g_strcmp0 (tp_picture_view_get_dot (picture), tp_session_dot_tangent (expected)) != 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (tp_session_computed (document->session, TP_COMPUTED_FORWARD), ==, 1);
+  g_assert_true (tp_test_wait_until (picture_shown, window, 60));
+
+  gtk_toggle_button_set_active (kernels, TRUE);
+  g_assert_false (gtk_toggle_button_get_active (tangents));
+  g_assert_cmpstr (tp_picture_view_get_dot (picture), ==, tp_session_dot_kernels (expected));
+  gtk_toggle_button_set_active (kernels, FALSE);
+  g_assert_cmpstr (tp_picture_view_get_dot (picture), ==, tp_session_reading (expected, TP_READING_DOT));
+  tp_session_free (expected);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static const PassCase cases[] = {
   { "/ui/pass-panes/optimize", passes_optimize },
   { "/ui/pass-panes/lazy-fusion", passes_lazy_fusion },
   { "/ui/pass-panes/optimized", passes_optimized_pane },
   { "/ui/pass-panes/forward", passes_forward },
   { "/ui/pass-panes/forward-element", passes_forward_element },
+  { "/ui/pass-panes/tangent-steps", passes_tangent_steps },
   { "/ui/pass-panes/copy-jax", passes_copy_jax },
   { "/ui/pass-panes/refused", passes_refused },
   { "/ui/pass-panes/remat", passes_remat },
   { "/ui/pass-panes/kernels", passes_kernels },
+  { "/ui/pass-panes/tangent-band", passes_tangent_band },
 };
 
 static void
