@@ -22,7 +22,9 @@
 //      (teachFacts: big lists packed in one string, typed arrays
 //      transferred), or null}
 //      or {id, fatal: message}
-//      and once: {loaded: true} or {loadError: message}
+//      and once: {loaded: true, defaults: the JSON's defaults member (the
+//      engine's one value each: debounce, folding, play interval, readable
+//      zoom, training)} or {loadError: message}
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
 // in:  {id, train: {steps, rate}, program, ...}   out: {id, train: {ran, json, svg,
 //      parameters: their lines, exact: per parameter {shape, data: the engine's texts}, error}}
@@ -47,7 +49,7 @@
 // out: {id, text, html: markup lines | long: {lines, starts, nodes}, forward:
 //      the JSON's forward member (forward only)} or {id, gone: true}
 //      (passes.js: a pass's reading, made only when its tab is shown)
-import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
+import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings, setFolding } from './readings.js';
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 import { exactNode, lazyExactTensors, parseExact } from './grid.js';
@@ -81,8 +83,18 @@ async function load() {
     throw new Error(`tp-engine.wasm is not a working engine (${why})`);
   }
 }
-const ready = load();
-ready.then(() => self.postMessage({ loaded: true }), (error) => self.postMessage({ loadError: error.message }));
+// The engine's defaults (the JSON's defaults member, the same for every
+// program), read once the engine is loaded: the readings' folding here,
+// the rest on the page (loaded message).
+const TP_JSON_DEFAULTS = 31;   // TpJsonMember
+let defaults = null;
+const ready = load().then(() => {
+  read({ program: '' });
+  defaults = jsonMembers(TP_JSON_DEFAULTS).defaults;
+  setFolding(defaults);
+  lastRead = null;
+});
+ready.then(() => self.postMessage({ loaded: true, defaults }), (error) => self.postMessage({ loadError: error.message }));
 
 // Copies bytes into the wasm heap, NUL-terminated; the caller frees it.
 function heapBytes(bytes) {

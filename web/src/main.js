@@ -181,6 +181,8 @@ page.teach = createTeach({
   // A node's shape and its elements' texts, as the engine wrote them, of
   // the readings shown (or null).
   nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),
+  // The engine's defaults (JSON defaults), once it is loaded.
+  defaults: () => page.defaults,
 });
 // The passes' panes and choices (passes.js, forward.js).
 page.passes = createPasses();

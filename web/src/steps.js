@@ -5,7 +5,8 @@
 // cursor stands at K; the picture's nodes carry the state each has after
 // step K (docs/language.md memory: a buffer with from/to is pending while
 // K < from, live from `from` to `to`, freed after `to`; a node with no
-// buffer is never computed).
+// buffer is never computed).  Play moves one step every
+// defaults.play_interval_ms (the engine's, JSON defaults).
 //
 // Keys on the focused scrubber: Space plays or pauses, Left/Right step,
 // Home/End jump to the first or last step.
@@ -13,7 +14,6 @@ import { originOf, unpack } from './teach-facts.js';
 import { gridHtml, isGrid, tensorText } from './grid.js';
 
 export const STEP_CLASSES = ['step-pending', 'step-live', 'step-freed', 'step-never'];
-const PLAY_MS = 700;
 const GRID_ELEMENTS = 64;   // as the desktop's step value shows in full
 
 // The state of every node after step k, from the JSON's buffers.
@@ -73,7 +73,7 @@ export function createStepper(page, chart, beforeShow) {
     timer = setInterval(() => {
       if (k >= steps().length - 1) stop();
       else go(k + 1);
-    }, PLAY_MS);
+    }, page.defaults().play_interval_ms);
     $('step-play').textContent = '‖ pause';
     $('step-play').setAttribute('aria-pressed', 'true');
   }
