@@ -34,6 +34,10 @@
 // out: {id, html: the chunk's markup} or {id, gone: true} (a newer read came)
 // in:  {id: "value-N", value: {of: read id, node}}
 // out: {id, value: {shape, texts: the engine's text of each element} or null} or {id, gone: true}
+// in:  {id: "step-N", step: {of: read id, k}}
+// out: {id, text: step k's sentence (tp_wasm_step_text), states: Uint8Array
+//      (every node's TpNodeState after step k, tp_wasm_node_states)} or
+//      {id, gone: true} (of neither the last read nor the last that read)
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
@@ -93,6 +97,7 @@ const ready = load().then(() => {
   defaults = jsonMembers(TP_JSON_DEFAULTS).defaults;
   setFolding(defaults);
   lastRead = null;
+  sessionOf = null;
 });
 ready.then(() => self.postMessage({ loaded: true, defaults }), (error) => self.postMessage({ loadError: error.message }));
 
@@ -115,11 +120,30 @@ function readingText(which) {
 // What the session last read, so a training request recompiles only when
 // its program or choices differ.
 let lastRead = null;
+// The read (its id) whose program the session holds now, and the
+// requests of the last read and of the last that read (status 0): the
+// step-through walks the latter while the program is refused, and asks
+// the engine about it (sessionFor).
+let sessionOf = null;
+let lastRequest = { id: null, request: null };
+let goodRequest = { id: null, request: null };
+// Makes the session hold read id's program again, when it is one of those
+// two; false when it is neither.
+function sessionFor(id) {
+  if (id === null || id === undefined) return false;
+  if (sessionOf === id) return true;
+  const r = lastRequest.id === id ? lastRequest.request : goodRequest.id === id ? goodRequest.request : null;
+  if (!r) return false;
+  read(r);
+  sessionOf = id;
+  return true;
+}
 const readKey = ({ program, target, observe, exact, optimize, remat, direction }) =>
   JSON.stringify([program, target || '', observe || [], !!exact, !!optimize, remat || [], direction || '']);
 
 function read(request) {
   lastRead = readKey(request);
+  sessionOf = null;
   const { program, target, observe } = request;
   const { flags, remat, direction } = readFlags(request);
   const src = encoder.encode(program);
@@ -180,6 +204,19 @@ function readMap(which) {
   const v = new Int32Array(engine.HEAPU8.buffer, ptr, n);
   const lines = v.slice(2, 2 + 2 * v[0]);
   return { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
+}
+
+// Step k of read id's step-through, as the engine says it: its sentence
+// and every node's state after it; null when the session cannot hold
+// that read (or k is out of range).
+function stepFacts({ of, k }) {
+  if (!sessionFor(of)) return null;
+  const tp = engine._tp_wasm_step_text(k);
+  const text = decoder.decode(engine.HEAPU8.subarray(tp, tp + engine._tp_wasm_step_text_length(k)));
+  const sp = engine._tp_wasm_node_states(k);
+  const n = engine._tp_wasm_node_states_length();
+  if (!sp || n === 0) return null;
+  return { text, states: engine.HEAPU8.slice(sp, sp + n) };
 }
 
 // Trains on the request's program: the engine's train JSON, loss-curve SVG
@@ -289,7 +326,7 @@ self.onmessage = async (event) => {
   }
   if (request.pass) {
     const { of, reading } = request.pass;
-    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    if (last.id !== of || !sessionFor(of)) self.postMessage({ id: request.id, gone: true });
     else {
       try {
         const { transfer = [], ...out } = passReading(reading, last, { readingText, readMap, jsonMembers, chunkStarts });
@@ -306,8 +343,14 @@ self.onmessage = async (event) => {
   }
   if (request.regrade) {
     const { of, flags } = request.regrade;
-    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    if (last.id !== of || !sessionFor(of)) self.postMessage({ id: request.id, gone: true });
     else self.postMessage({ id: request.id, grade: grade(request.regrade, flags) });
+    return;
+  }
+  if (request.step) {
+    const out = stepFacts(request.step);
+    if (!out) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, ...out }, [out.states.buffer]);
     return;
   }
   if (request.value) {
@@ -333,6 +376,9 @@ self.onmessage = async (event) => {
       self.postMessage({ id: request.id, json: readJson(true) });
       return;
     }
+    sessionOf = request.id;
+    lastRequest = { id: request.id, request };
+    if (status === 0) goodRequest = { id: request.id, request };
     const json = readJson(false);
     const maps = readMaps();
     const t1 = performance.now();
@@ -375,7 +421,7 @@ self.onmessage = async (event) => {
     // page waits for them only where they are seen (engine-client.js onTeach).
     let teach = null;
     try {
-      teach = teachFacts(result, readingText(TP_READING_CHECK));
+      teach = teachFacts(result, readingText(TP_READING_CHECK), request.id);
     } finally {   // the page waits for this message, facts or none
       self.postMessage({ teachOf: request.id, teach }, teach ? factBuffers(teach) : []);
     }

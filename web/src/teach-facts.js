@@ -47,8 +47,9 @@ export function unpack(list, i) {
 
 // The typed arrays of packed facts, for a transfer list.
 export function factBuffers(facts) {
-  const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer];
+  const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer, facts.steps.nodes.buffer];
   for (const k of ['explain', 'ops', 'values', 'names', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
+  out.push(facts.steps.texts.at.buffer, facts.steps.texts.missing.buffer);
   return out;
 }
 
@@ -61,7 +62,17 @@ function packMemory(memory) {
   return { steps: Int32Array.from(memory?.steps || []), buffers: flat };
 }
 
-export function teachFacts(result, checkText) {
+// JSON steps as the step-through uses them: each step's node, and its
+// sentence as the engine wrote it (null past the first 8,192, which the
+// engine's worker gives when asked: tp_wasm_step_text).
+function packSteps(steps) {
+  const list = steps || [];
+  return { nodes: Int32Array.from(list, (s) => s.node), texts: packStrings(list.map((s) => s.text)) };
+}
+
+// of: the read's id, for the questions the step-through asks of the
+// engine's worker about it (engine-worker.js step).
+export function teachFacts(result, checkText, of) {
   const explain = result.explain || [];
   const values = [], ops = [];
   for (const n of result.nodes || []) {
@@ -78,7 +89,11 @@ export function teachFacts(result, checkText) {
     explain: packStrings(explain),
     ops: packStrings(ops, Math.max(n, ops.length)),
     origins: packStrings((result.origins || []).map((o) => (o ? JSON.stringify(o) : null))),
+    of,
     memory: packMemory(result.memory),
+    steps: packSteps(result.steps),
+    targetNode: result.target_node ?? null,
+    trainSettings: result.train_settings ?? null,
     memorySvg: result.memory_svg || '',
     values: packStrings(values, Math.max(n, values.length)),
     names: packStrings(names, Math.max(n, names.length)),

@@ -5,7 +5,7 @@
 // arrives, the selection or the picture changes, or the program changes.
 import { nodeButton } from './node-link.js';
 import { createMemoryChart } from './memory.js';
-import { createStepper, nodeLabel } from './steps.js';
+import { createStepper } from './steps.js';
 import { createTrain } from './train.js';
 import { unpack } from './teach-facts.js';
 
@@ -17,6 +17,14 @@ const OUTCOMES = {
   nonfinite: ['⚠', 'non-finite', 'a gradient or the target is not finite'],
   unchecked: ['○', 'unchecked', 'nothing was checked'],
 };
+
+// "node 10 Add (loss)": how the selection's explanation is announced.
+function nodeLabel(facts, node) {
+  const ops = unpack(facts.ops, node), names = unpack(facts.names, node);
+  const op = ops ? ` ${ops}` : '';
+  const name = node < facts.specNodes && names ? ` (${names})` : '';
+  return `node ${node}${op}${name}`;
+}
 
 export function createTeach(page) {
   const $ = (id) => document.getElementById(id);
