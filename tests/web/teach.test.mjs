@@ -261,7 +261,8 @@ test('training: Run shows the engine\'s curve and parameters; a step K; a refusa
   const five = engine.train(5, '0.05');
   await page.$eval('#train-k', (el) => { el.value = '5'; el.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForFunction((p) => document.querySelector('#train-parameters').textContent === p, five.parameters, { timeout: 10000 });
-  assert.ok((await page.textContent('#train-k-text')).endsWith(` ${losses[5]}`), 'the loss at step 5');
+  assert.notEqual(five.parameters, want.parameters, 'step 5\'s parameters are not the last step\'s');
+  assert.equal(await page.textContent('#train-k-text'), `after 5 steps: loss ${engine.shortNumber(losses[5])}`, 'the loss at step 5, short');
   const [cursorX, axis] = await page.$eval('#train-curve svg', (s) => [Number(s.querySelector('.train-cursor').getAttribute('x1')), s.querySelector('.axis').getBBox()].map((v) => (typeof v === 'number' ? v : { x: v.x, width: v.width })));
   assert.ok(Math.abs(cursorX - (axis.x + axis.width * 5 / 20)) < 1e-6, 'the cursor at step 5 of 20 along the axis');
   await page.screenshot({ path: join(shots, 'teach-train.png') });
@@ -292,7 +293,8 @@ test('training a program whose NaN stops it: the stop names the node, and clicki
   await page.click('#train-run');
   await page.waitForSelector('#train-stop:not([hidden]) button');
   assert.equal(await page.textContent('#train-stop button'), `node ${want.stopped.node} ${want.stopped.op}`);
-  assert.ok((await page.textContent('#train-stop')).startsWith(`stopped at step ${want.stopped.step}: `));
+  assert.equal(await page.textContent('#train-status'), want.summary, 'the engine\'s sentence says where it stopped');
+  assert.match(want.summary, new RegExp(`^stopped at step ${want.stopped.step} of 10: node ${want.stopped.node} `));
   await page.click('#train-stop button');
   await page.click('#tab-spec');
   assert.equal(await page.getAttribute('[data-reading="spec"] .sel', 'data-node'), String(want.stopped.node));

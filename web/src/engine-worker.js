@@ -219,26 +219,44 @@ function stepFacts({ of, k }) {
   return { text, states: engine.HEAPU8.slice(sp, sp + n) };
 }
 
-// Trains on the request's program: the engine's train JSON, loss-curve SVG
-// and parameter lines.
+// Trains on the request's program: the engine's train JSON (its summary
+// sentence and loss curve's axes in it), loss-curve SVG, and the
+// parameter lines and loss after the last step (trainAt).  The training
+// stays in the engine, as request.id's, for trainAt.
+let trainedId = null;
 function train(request) {
   if (lastRead !== readKey(request)) read(request);
+  trainedId = null;
   const rate = encoder.encode(String(request.train.rate));
   const pr = heapBytes(rate);
   try {
     const ran = engine._tp_wasm_train(request.train.steps, pr, rate.length);
-    const text = (k) => {
-      const ptr = engine._tp_wasm_train_text(k);
-      return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_train_length(k)));
-    };
     if (ran < 0) return { ran, error: 'the page ran out of memory' };
-    const json = JSON.parse(text(0));
+    const json = JSON.parse(trainText(0));
+    if (ran === 1) trainedId = request.id;
     // The parameters' element texts as the engine wrote them (grid.js).
-    const exact = parseExact(text(0))?.parameters ?? null;
-    return { ran, json, svg: text(2), parameters: text(3), exact, error: json.error ?? null };
+    const exact = parseExact(trainText(0))?.parameters ?? null;
+    const last = ran === 1 ? json.losses.length - 1 : -1;
+    return { ran, json, svg: trainText(2), parameters: trainText(3), exact, loss: last >= 0 ? shortNumber(json.losses[last]) : null, error: json.error ?? null };
   } finally {
     engine._free(pr);
   }
+}
+function trainText(k) {
+  const ptr = engine._tp_wasm_train_text(k);
+  return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_train_length(k)));
+}
+// The last training's parameters after k steps (tp_wasm_train_at: no
+// training again) and the loss at step k in the engine's short number
+// format (tp_wasm_short_number).
+function cString(ptr) {
+  return decoder.decode(engine.HEAPU8.subarray(ptr, engine.HEAPU8.indexOf(0, ptr)));
+}
+// (a loss of the train JSON: an f32's shortest text, or "inf", "-inf", "NaN")
+const lossValue = (v) => (typeof v === 'number' ? Math.fround(v) : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : NaN);
+const shortNumber = (v) => cString(engine._tp_wasm_short_number(lossValue(v)));
+function trainAt(k, loss) {
+  return { parameters: cString(engine._tp_wasm_train_at(k)), loss: shortNumber(loss) };
 }
 
 // The lesson open in this instance, by its text: a read or a regrade
@@ -368,6 +386,12 @@ self.onmessage = async (event) => {
   try {
     if (request.train) {
       self.postMessage({ id: request.id, train: train(request) });
+      return;
+    }
+    if (request.trainAt) {   // {of: the training's id, k, losses: [its loss at k]}
+      const { of, k, loss } = request.trainAt;
+      if (trainedId !== of) self.postMessage({ id: request.id, gone: true });
+      else self.postMessage({ id: request.id, at: trainAt(k, loss) });
       return;
     }
     const t0 = performance.now();

@@ -170,7 +170,6 @@ page.teach = createTeach({
   get selected() { return page.selected; },
   request: currentRead,
   requestKey,
-  target: () => page.used.target,
   // The teaching panes are not among the six tiles (style.css hides them there).
   shown: (name) => (TEACH_TABS.includes(name) ? page.chosen.tab === name : paneShown(name)),
   reselect: () => applySelection(),

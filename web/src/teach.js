@@ -118,6 +118,7 @@ export function createTeach(page) {
       } else if (facts === null) {
         showCheck(null, '');
       }
+      if (!refused || facts === null) train.settings(refused ? null : next.trainSettings);
       stepper.update(next, refused);
       showExplanation();
     },
