@@ -16,7 +16,8 @@
 //             for readings past LONG_LINES lines (readings.js),
 //       names: {text: the names, a line each, nodes: Int32Array, scalar:
 //              Uint8Array} (packNames), sources: Int32Array (per node line,
-//       first, last column; -1 for none), target, observe, diagnostics,
+//       first, last column; -1 for none), target, targetNode (JSON
+//       target_node), observe, diagnostics,
 //       ms: {engine, markup}}
 //      then {teachOf: id, teach: the step-through's and check tab's facts
 //      (teachFacts: big lists packed in one string, typed arrays
@@ -434,7 +435,7 @@ self.onmessage = async (event) => {
       self.postMessage({ id: request.id, part: r, text: result[r] });
     self.postMessage({
       id: request.id, status, html, long,
-      names, sources, target: result.target, observe: result.observe,
+      names, sources, target: result.target, targetNode: result.target_node ?? null, observe: result.observe,
       diagnostics: result.diagnostics, grade: lessonGrade,
       // what the pass panes and controls show (passes.js)
       passes: { remat: result.remat ?? null, fusion: result.fusion?.sentence ?? null, specNodes: result.spec_nodes ?? 0 },
