@@ -35,9 +35,11 @@
 // out: {id, html: the chunk's markup} or {id, gone: true} (a newer read came)
 // in:  {id: "value-N", value: {of: read id, node}}
 // out: {id, value: {shape, texts: the engine's text of each element} or null} or {id, gone: true}
-// in:  {id: "step-N", step: {of: read id, k}}
+// in:  {id: "step-N", step: {of: read id, k, node: step k's, elements}}
 // out: {id, text: step k's sentence (tp_wasm_step_text), states: Uint8Array
-//      (every node's TpNodeState after step k, tp_wasm_node_states)} or
+//      (every node's TpNodeState after step k, tp_wasm_node_states), value:
+//      the node's value as the values reading writes a tensor, at most
+//      elements in full (tp_wasm_node_value_text)} or
 //      {id, gone: true} (of neither the last read nor the last that read)
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
@@ -109,6 +111,11 @@ function heapBytes(bytes) {
   engine.HEAPU8.set(bytes, ptr);
   engine.HEAPU8[ptr + bytes.length] = 0;
   return ptr;
+}
+
+// A NUL-terminated string the engine returned, decoded.
+function cString(ptr) {
+  return decoder.decode(engine.HEAPU8.subarray(ptr, engine.HEAPU8.indexOf(0, ptr)));
 }
 
 // The text of one reading of the last read (a TpReading index).
@@ -207,17 +214,18 @@ function readMap(which) {
   return { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
 }
 
-// Step k of read id's step-through, as the engine says it: its sentence
-// and every node's state after it; null when the session cannot hold
-// that read (or k is out of range).
-function stepFacts({ of, k }) {
+// Step k of read id's step-through, as the engine says it: its sentence,
+// every node's state after it and its node's value; null when the
+// session cannot hold that read (or k is out of range).
+function stepFacts({ of, k, node, elements }) {
   if (!sessionFor(of)) return null;
   const tp = engine._tp_wasm_step_text(k);
   const text = decoder.decode(engine.HEAPU8.subarray(tp, tp + engine._tp_wasm_step_text_length(k)));
   const sp = engine._tp_wasm_node_states(k);
   const n = engine._tp_wasm_node_states_length();
   if (!sp || n === 0) return null;
-  return { text, states: engine.HEAPU8.slice(sp, sp + n) };
+  const states = engine.HEAPU8.slice(sp, sp + n);
+  return { text, states, value: cString(engine._tp_wasm_node_value_text(node, elements)) };
 }
 
 // Trains on the request's program: the engine's train JSON (its summary
@@ -250,9 +258,6 @@ function trainText(k) {
 // The last training's parameters after k steps (tp_wasm_train_at: no
 // training again) and the loss at step k in the engine's short number
 // format (tp_wasm_short_number).
-function cString(ptr) {
-  return decoder.decode(engine.HEAPU8.subarray(ptr, engine.HEAPU8.indexOf(0, ptr)));
-}
 // (a loss of the train JSON: an f32's shortest text, or "inf", "-inf", "NaN")
 const lossValue = (v) => (typeof v === 'number' ? Math.fround(v) : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : NaN);
 const shortNumber = (v) => cString(engine._tp_wasm_short_number(lossValue(v)));

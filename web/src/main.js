@@ -181,8 +181,8 @@ page.teach = createTeach({
   // the readings shown (or null).
   nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),
   // Step k of read of's step-through, as the engine says it: {text,
-  // states} (engine-worker.js step), or null.
-  stepFacts: (of, k) => askEngine('step', { step: { of, k } }).then((m) => (m.gone ? null : m)),
+  // states, value} (engine-worker.js step), or null.
+  stepFacts: (of, k, node, elements) => askEngine('step', { step: { of, k, node, elements } }).then((m) => (m.gone ? null : m)),
   // The engine's defaults (JSON defaults), once it is loaded.
   defaults: () => page.defaults,
 });

@@ -2,8 +2,9 @@
 // evaluated node a step, in the schedule's order).  Everything it says is
 // the engine's: step K's sentence (JSON steps[K].text, or
 // tp_wasm_step_text past those the JSON spells out), the node states
-// after step K (tp_wasm_node_states, asked of the engine's worker), the
-// value of its node (JSON nodes) and the share it adds (JSON origins).
+// after step K (tp_wasm_node_states) and the value of its node as the
+// values reading writes it (tp_wasm_node_value_text), both asked of the
+// engine's worker, and the share it adds (JSON origins).
 // At step K the node of step K is selected in every pane, the memory
 // chart's cursor stands at K and the picture's nodes carry their states.
 // Play moves one step every defaults.play_interval_ms (JSON defaults).
@@ -16,7 +17,7 @@ import { gridHtml, isGrid, tensorText } from './grid.js';
 // The picture's class of each TpNodeState (engine/include/tp-engine.h):
 // unevaluated, pending, live, freed.
 export const STEP_CLASSES = ['step-never', 'step-pending', 'step-live', 'step-freed'];
-const GRID_ELEMENTS = 64;   // as the desktop's step value shows in full
+const GRID_ELEMENTS = 64;   // a value shown in full up to this many elements, as the desktop's (TP_STEP_VALUE_ELEMENTS)
 
 // beforeShow: called when the step-through opens (the chart it moves the
 // cursor over may not be drawn yet).
@@ -29,7 +30,7 @@ export function createStepper(page, chart, beforeShow) {
   let stale = false;     // the program does not read now
   let k = 0;
   let timer = null;
-  // The engine's answer for step k of the facts shown: {of, k, text, states}.
+  // The engine's answer for step k of the facts shown: {of, k, text, states, value}.
   let asked = null;
   let askSeq = 0;
 
@@ -68,15 +69,19 @@ export function createStepper(page, chart, beforeShow) {
     else delete box.dataset.states;
   }
 
-  // Asks the engine for step k's states (and its sentence, when the JSON
-  // left it out); the latest question only is shown.
+  // Asks the engine for step k's states and its node's value (and its
+  // sentence, when the JSON left it out); the latest question only is
+  // shown.
   function askStep() {
     const mine = ++askSeq;
-    const of = facts.of, at = k;
-    page.stepFacts(of, at).then((m) => {
+    const of = facts.of, at = k, node = steps()[k];
+    page.stepFacts(of, at, node, GRID_ELEMENTS).then((m) => {
       if (mine !== askSeq || !m || !facts || facts.of !== of) return;
-      asked = { of, k: at, text: m.text, states: m.states };
-      if (at === k && unpack(facts.steps.texts, at) === undefined) showText(m.text);
+      asked = { of, k: at, text: m.text, states: m.states, value: m.value };
+      if (at === k) {
+        if (unpack(facts.steps.texts, at) === undefined) showText(m.text);
+        showValue(node, m.value);
+      }
       markPicture();
     }, () => {});
   }
@@ -116,29 +121,32 @@ export function createStepper(page, chart, beforeShow) {
     const node = list[k];
     // the engine's sentence, verbatim; past the JSON's, the worker's answer
     const text = unpack(facts.steps.texts, k);
-    const known = asked && asked.of === facts.of && asked.k === k ? asked.text : undefined;
-    showText(text ?? known ?? '');
-    showValue(node, unpack(facts.values, node));
+    const known = asked && asked.of === facts.of && asked.k === k ? asked : null;
+    showText(text ?? known?.text ?? '');
+    if (known) showValue(node, known.value);
+    else $('step-value').textContent = '';
     page.select(node);
     decorate();
     if (!known) askStep();
   }
 
-  // The step's value: its short line, then (a tensor of up to
-  // GRID_ELEMENTS elements) a grid of the engine's texts of its elements,
-  // asked of the engine's worker (grid.js exactNode).
+  // The step's value as the engine writes it ("value: [[1, 2], [3, 4]]",
+  // the desktop's words), laid out as a grid (grid.js) when the engine's
+  // texts of its elements (asked of the worker, grid.js exactNode) write
+  // exactly that text: the element's textContent stays the engine's.
   let valueSeq = 0;
-  function showValue(node, line) {
+  function showValue(node, text) {
     const el = $('step-value');
-    el.textContent = line ? `value ${line}` : '';
+    el.textContent = text ? `value: ${text}` : '';
     delete el.dataset.grid;
     const mine = ++valueSeq;
+    if (!text) return;
     page.nodeValue(node).then((v) => {
       if (mine !== valueSeq || !v || !isGrid(v.shape) || v.texts.length > GRID_ELEMENTS) return;
-      const { text, spans } = tensorText(v.shape, v.texts);
-      const grid = gridHtml(text, spans, v.shape);
+      const tensor = tensorText(v.shape, v.texts);
+      const grid = tensor.text === text ? gridHtml(tensor.text, tensor.spans, v.shape) : null;
       if (!grid) return;
-      el.innerHTML = `value <span class="ir-shape">[${v.shape.join(', ')}]</span> ${grid}`;
+      el.innerHTML = `value: ${grid}`;
       el.dataset.grid = String(node);   // for tools: the grid of node's value is in
     }, () => {});
   }
