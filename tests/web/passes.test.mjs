@@ -44,7 +44,7 @@ async function open(hash, sample, viewport = DESKTOP) {
 const text = (page, reading) => page.textContent(`[data-reading="${reading}"]`);
 // The node selected across the readings ('' for none), as the page
 // announces it ("node 4 Sub (error): ...").
-const selected = (page) => page.textContent('#explain-announce').then((t) => /^node (\d+)/.exec(t)?.[1] ?? '');
+const selected = (page) => page.textContent('#explain-announce').then((t) => /^(\d+) /.exec(t)?.[1] ?? '');
 // The node lit in reading pane `tab`, shown for it (a hidden pane has its
 // markup only once shown).
 async function litIn(page, tab) {

@@ -107,9 +107,9 @@ export function createStepper(page, chart, beforeShow) {
     range.disabled = !usable;
     range.max = String(Math.max(0, n - 1));
     range.value = String(k);
-    const why = !facts ? 'no reading yet' : n === 0 ? 'this program evaluates nothing' : '';
-    $('step-why').textContent = stale && facts ? 'the program does not read now: stepping through the last reading that did'
-      : why ? `nothing to step through: ${why}` : '';
+    // the desktop's words (ui/tp-steps-pane.c)
+    const why = !facts ? 'No steps: the program does not read yet.' : n === 0 ? 'No steps: the plan evaluates nothing.' : '';
+    $('step-why').textContent = stale && facts ? 'The program is refused: these are the steps of the last good reading (stale).' : why;
     box.classList.toggle('stale', stale && !!facts);
     if (!usable) {
       range.setAttribute('aria-valuetext', why || 'no steps');

@@ -32,7 +32,7 @@ export function unpack(list, i) {
 // The typed arrays of packed facts, for a transfer list.
 export function factBuffers(facts) {
   const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer, facts.steps.nodes.buffer];
-  for (const k of ['explain', 'ops', 'names', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
+  for (const k of ['explain', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
   out.push(facts.steps.texts.at.buffer, facts.steps.texts.missing.buffer);
   return out;
 }
@@ -57,28 +57,16 @@ function packSteps(steps) {
 // of: the read's id, for the questions the step-through asks of the
 // engine's worker about it (engine-worker.js step).
 export function teachFacts(result, checkText, of) {
-  const explain = result.explain || [];
-  const ops = [];
-  for (const n of result.nodes || []) ops[n.node] = n.op;
-  const names = [];
-  for (const n of result.names || []) names[n.node] = n.name;   // the last statement naming it
-  const n = explain.length;
   return {
     check: result.check,
     checkText,
-    nodes: n,
-    explain: packStrings(explain),
-    ops: packStrings(ops, Math.max(n, ops.length)),
+    explain: packStrings(result.explain || []),
     origins: packStrings((result.origins || []).map((o) => (o ? JSON.stringify(o) : null))),
     of,
     memory: packMemory(result.memory),
     steps: packSteps(result.steps),
-    targetNode: result.target_node ?? null,
     trainSettings: result.train_settings ?? null,
     memorySvg: result.memory_svg || '',
-    names: packStrings(names, Math.max(n, names.length)),
-    target: result.target,
-    specNodes: result.spec_nodes ?? 0,
   };
 }
 

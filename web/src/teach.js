@@ -18,14 +18,6 @@ const OUTCOMES = {
   unchecked: ['○', 'unchecked', 'nothing was checked'],
 };
 
-// "node 10 Add (loss)": how the selection's explanation is announced.
-function nodeLabel(facts, node) {
-  const ops = unpack(facts.ops, node), names = unpack(facts.names, node);
-  const op = ops ? ` ${ops}` : '';
-  const name = node < facts.specNodes && names ? ` (${names})` : '';
-  return `node ${node}${op}${name}`;
-}
-
 export function createTeach(page) {
   const $ = (id) => document.getElementById(id);
   const chart = createMemoryChart(document.querySelector('[data-reading="memory"]'), { select: page.select, nameOf: page.nameOf });
@@ -88,7 +80,8 @@ export function createTeach(page) {
     if (sel !== announced) {
       announced = sel;
       const said = facts && sel !== null ? unpack(facts.explain, sel) : undefined;
-      $('explain-announce').textContent = said !== undefined ? `${nodeLabel(facts, sel)}: ${said}` : '';
+      // the engine's line ("5 Mul: error [] * error [] gives [], ..."), as shown
+      $('explain-announce').textContent = said ?? '';
     }
   }
 
