@@ -123,3 +123,21 @@ test('a training whose loss blows up: every label and number the train tab shows
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a picture node\'s card: the engine\'s display name and its numbers short', { skip }, async () => {
+  const program = 'w = parameter [2]\nbig = w * 100000000000000000000000000000000000.0\nalias = big\nloss = sum(big)\n';
+  const want = nativeJson(program, '--json=display_names,nodes');
+  const node = want.display_names.indexOf('big');
+  assert.ok(node > 0 && want.nodes[node].data.every((x) => x > 1e33), 'its elements are huge (the readings write them in 35 digits)');
+  const page = await open('picture', program);
+  await page.hover(`[data-reading="picture"] g.node[data-node="${node}"]`);
+  await page.waitForSelector('#picture-card:not([hidden])');
+  const card = await page.textContent('#picture-card');
+  assert.match(card, new RegExp(`^${node} Mul big`), `the first statement naming it names it (${card})`);
+  const row = await page.$$eval('#picture-card > span', (els) => els.map((e) => e.textContent).find((t) => t.startsWith('value: ')));
+  const m = /^value: 2 elements, from (\S+) to (\S+)$/.exec(row ?? '');
+  assert.ok(m, `the card has the value's range (${row})`);
+  for (const v of m.slice(1)) assert.match(v, /^\d(\.\d)?e\d+$/, `${v}: the short format`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

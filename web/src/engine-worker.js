@@ -118,6 +118,11 @@ function cString(ptr) {
   return decoder.decode(engine.HEAPU8.subarray(ptr, engine.HEAPU8.indexOf(0, ptr)));
 }
 
+// An element of the JSON (an f32's shortest text, or "inf", "-inf",
+// "NaN") in the engine's short number format (tp_wasm_short_number).
+const f32Of = (v) => (typeof v === 'number' ? Math.fround(v) : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : NaN);
+const shortNumber = (v) => cString(engine._tp_wasm_short_number(f32Of(v)));
+
 // The text of one reading of the last read (a TpReading index).
 const TP_READING_CHECK = 7;
 function readingText(which) {
@@ -258,9 +263,6 @@ function trainText(k) {
 // The last training's parameters after k steps (tp_wasm_train_at: no
 // training again) and the loss at step k in the engine's short number
 // format (tp_wasm_short_number).
-// (a loss of the train JSON: an f32's shortest text, or "inf", "-inf", "NaN")
-const lossValue = (v) => (typeof v === 'number' ? Math.fround(v) : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : NaN);
-const shortNumber = (v) => cString(engine._tp_wasm_short_number(lossValue(v)));
 function trainAt(k, loss) {
   return { parameters: cString(engine._tp_wasm_train_at(k)), loss: shortNumber(loss) };
 }
@@ -386,7 +388,7 @@ self.onmessage = async (event) => {
   if (request.facts) {
     const { of, nodes } = request.facts;
     if (last.id !== of) self.postMessage({ id: request.id, gone: true });
-    else self.postMessage({ id: request.id, facts: nodeFacts(last.facts, nodes) });
+    else self.postMessage({ id: request.id, facts: nodeFacts(last.facts, nodes, shortNumber) });
     return;
   }
   try {
