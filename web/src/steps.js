@@ -114,7 +114,7 @@ export function createStepper(page, chart, beforeShow) {
     if (!usable) {
       range.setAttribute('aria-valuetext', why || 'no steps');
       $('step-text').textContent = '';
-      $('step-value').textContent = '';
+      showValue(null, '');
       decorate();
       return;
     }
@@ -123,8 +123,7 @@ export function createStepper(page, chart, beforeShow) {
     const text = unpack(facts.steps.texts, k);
     const known = asked && asked.of === facts.of && asked.k === k ? asked : null;
     showText(text ?? known?.text ?? '');
-    if (known) showValue(node, known.value);
-    else $('step-value').textContent = '';
+    showValue(node, known ? known.value : '');   // until the engine answers: none
     page.select(node);
     decorate();
     if (!known) askStep();
