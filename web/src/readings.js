@@ -22,7 +22,8 @@ export const CHUNK_LINES = 100;
 
 // A line longer than the engine's fold limit (JSON defaults.fold_limit
 // bytes of UTF-8) is shown folded: its first fold_head and last fold_tail
-// bytes (never a character cut), and between them a "show all" control
+// bytes (never a character cut, and after a space when one is near), and
+// between them a "show all" control
 // that says how many elements (or characters) are folded.  The folded
 // middle stays in the DOM, in a hidden span (display: none, so never laid
 // out), so the line's textContent is still the engine's exact text.  A
@@ -158,8 +159,12 @@ export const FOLD_CHUNK = 16384;
 // starts in the reading's text.
 function lineHtml(line, map, from, to, classes, ascii, count, at) {
   if (!folds(line, ascii)) return tokenHtml(line, map, from, to, classes, ascii);
-  const head = ascii ? folding.head : headEnd(line, folding.head);
-  const tail = ascii ? line.length - folding.tail : tailStart(line, folding.tail);
+  let head = ascii ? folding.head : headEnd(line, folding.head);
+  let tail = ascii ? line.length - folding.tail : tailStart(line, folding.tail);
+  // As the desktop cuts (ui/tp-fold.c): after a space within 40 of the
+  // cut, so no number is split.
+  for (let k = 0; k < 40 && head - k > 0; k++) if (line.charCodeAt(head - k - 1) === 32) { head -= k; break; }
+  for (let k = 0; k < 40 && tail + k < line.length; k++) if (line.charCodeAt(tail + k) === 32) { tail += k + 1; break; }
   const folded = line.length - head - (line.length - tail);
   const what = count !== null ? `${count.toLocaleString('en')} elements` : `${folded.toLocaleString('en')} characters`;
   return tokenHtml(line, map, from, to, classes, ascii, head)
