@@ -46,8 +46,10 @@
  *   The teaching model: tp_wasm_step_text (k) / _length (step k's
  *   sentence, for a step past those the JSON's "steps" spells out),
  *   tp_wasm_node_states (k) / _length (every node's TpNodeState after
- *   step k, one byte each), tp_wasm_short_number (v) (the short number
- *   format), and for the last training tp_wasm_train_at (k) (the
+ *   step k, one byte each), tp_wasm_node_value_text (node, max) (a node's
+ *   value as the values reading writes a tensor, at most max elements in
+ *   full: what the step-through shows of its step's node),
+ *   tp_wasm_short_number (v) (the short number format), and for the last training tp_wasm_train_at (k) (the
  *   parameters after k steps), tp_wasm_train_apply (k) (the program with
  *   them written in; "" and tp_wasm_train_why () when it cannot be) and
  *   tp_wasm_train_text (4) (the sentence that heads it).
@@ -100,6 +102,8 @@ const char *tp_wasm_step_text   (unsigned    k);
 size_t      tp_wasm_step_text_length (unsigned k);
 const uint8_t *tp_wasm_node_states (unsigned k);
 size_t      tp_wasm_node_states_length (void);
+const char *tp_wasm_node_value_text (uint32_t node,
+                                     uint32_t max_elements);
 const char *tp_wasm_short_number (double     value);
 const char *tp_wasm_train_at    (unsigned    k);
 const char *tp_wasm_train_apply (unsigned    k);
@@ -125,6 +129,7 @@ static size_t map_count;
 static char *members;           /* tp_wasm_json_members' last answer */
 static size_t members_length;
 static uint8_t *states;         /* tp_wasm_node_states' last answer */
+static char *value_text;        /* tp_wasm_node_value_text's last answer */
 static size_t states_length;
 static char *applied;           /* tp_wasm_train_apply's last answer */
 static const char *apply_why;
@@ -422,6 +427,20 @@ EMSCRIPTEN_KEEPALIVE size_t
 tp_wasm_node_states_length (void)
 {
   return states_length;
+}
+
+/* Node's value as the values reading writes a tensor, at most
+ * max_elements in full (tp_session_node_value_text), borrowed until the
+ * next call; "" when there is none (refused, out of range, out of
+ * memory). */
+EMSCRIPTEN_KEEPALIVE const char *
+tp_wasm_node_value_text (uint32_t node, uint32_t max_elements)
+{
+  tp_string_free (value_text);
+  value_text = session != NULL
+               ? tp_session_node_value_text (session, node, max_elements)
+               : NULL;
+  return value_text != NULL ? value_text : "";
 }
 
 EMSCRIPTEN_KEEPALIVE const char *

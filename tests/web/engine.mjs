@@ -4,6 +4,7 @@
 //   const { status, json } = engine.read(program, { target, observe, exact });
 //   const text = engine.reading(7);                    // a TpReading of the last read
 //   const { ran, json, reading, svg, parameters } = engine.train(steps, '0.1');
+//   const text = engine.shortNumber(0.001024);        // "0.00102", the short format
 //
 // The module is the page's own build (-sENVIRONMENT=web,worker); under node
 // it is given its .wasm bytes directly, which also avoids emscripten 3.1.6's
@@ -43,6 +44,12 @@ export async function loadEngine(dir) {
     reading(which) {
       const ptr = m._tp_wasm_reading(which), len = m._tp_wasm_reading_length(which);
       return decoder.decode(m.HEAPU8.subarray(ptr, ptr + len));
+    },
+    // The engine's short number format of an f32 value (a number of the
+    // JSON), tp_wasm_short_number.
+    shortNumber(value) {
+      const p = m._tp_wasm_short_number(Math.fround(value));
+      return decoder.decode(m.HEAPU8.subarray(p, m.HEAPU8.indexOf(0, p)));
     },
     // Trains on the program of the last read: { ran, json, reading, svg, parameters }.
     train(steps, rate) {

@@ -495,6 +495,7 @@ test('a [1024, 1024] tensor is folded, shown in full on request, and copied exac
       label: f.dataset.fold,
       lineWidth: box(line).width, lineHeight: box(line).height,
       foldWidth: box(f).width,
+      foldInView: box(f).right <= box(line.closest('.scroll')).right && box(f).left >= box(line.closest('.scroll')).left,
       restShown: line.querySelector('.fold-rest').getClientRects().length > 0,
       visible: getComputedStyle(f, '::after').content,
       folds: document.querySelectorAll('[data-reading="values"] .fold').length,
@@ -506,6 +507,7 @@ test('a [1024, 1024] tensor is folded, shown in full on request, and copied exac
   assert.equal(fold.restShown, false, 'the middle is not laid out');
   assert.ok(fold.lineWidth > 100 && fold.lineWidth < 100000, `the folded line is drawn, one screen wide or so (${fold.lineWidth} px)`);
   assert.ok(fold.foldWidth > 0, 'the show all control is drawn');
+  assert.ok(fold.foldInView, 'the show all control is in view: the folded line wraps');
   assert.match(fold.visible, /1,048,576 elements · show all/);
   await page.screenshot({ path: join(shots, 'folded-line.png') });
 

@@ -44,7 +44,7 @@ async function open(hash, sample, viewport = DESKTOP) {
 const text = (page, reading) => page.textContent(`[data-reading="${reading}"]`);
 // The node selected across the readings ('' for none), as the page
 // announces it ("node 4 Sub (error): ...").
-const selected = (page) => page.textContent('#explain-announce').then((t) => /^node (\d+)/.exec(t)?.[1] ?? '');
+const selected = (page) => page.textContent('#explain-announce').then((t) => /^(\d+) /.exec(t)?.[1] ?? '');
 // The node lit in reading pane `tab`, shown for it (a hidden pane has its
 // markup only once shown).
 async function litIn(page, tab) {
@@ -211,10 +211,14 @@ test('rematerialisation: a statement\'s toggle gives --remat NAME\'s plan, chart
   assert.notEqual(await page.innerHTML('[data-reading="memory"]'), plainChart, 'the chart has the recomputation');
   await page.screenshot({ path: join(s.shots, 'passes-memory-remat.png') });
   // The step-through walks the recomputation too.
-  const steps = nativeJson('two-layers', 'memory', '--remat', name).memory.steps.length;
+  const steps = nativeJson('two-layers', 'steps', '--remat', name).steps;
+  assert.ok(steps.some((x) => / computed again for the gradient /.test(x.text)), 'a step computes a node again');
   await page.click('#steps-toggle');
   await page.keyboard.press('End');
-  assert.match(await page.textContent('#step-text'), new RegExp(`^step ${steps} of ${steps}:`));
+  assert.equal(await page.textContent('#step-text'), steps.at(-1).text, 'the engine\'s sentence of the last step');
+  await page.keyboard.press('Home');
+  for (let k = 1; k < steps.length && !/ computed again /.test(steps[k - 1].text); k++) await page.keyboard.press('ArrowRight');
+  assert.match(await page.textContent('#step-text'), / computed again for the gradient /, 'and of the step that computes it again');
   await page.click('#steps-toggle');
   // Auto, by keyboard.
   await page.focus('#remat-auto');

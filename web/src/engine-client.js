@@ -7,12 +7,15 @@ import { showResult } from './reading-panes.js';
 import { applySelection } from './selection.js';
 import { updateDownloads } from './downloads.js';
 
-const READ_DELAY_MS = 120;         // an edit is read once typing pauses this long
+// An edit is read once typing pauses for the engine's debounce (JSON
+// defaults.debounce_ms); before the engine is loaded at once (its worker
+// holds the read until it is).
+const readDelay = () => (page.defaults ? page.defaults.debounce_ms : 0);
 const ENGINE_PATIENCE_MS = 2000;   // a newer request replaces a compile this old
 // Reading ahead: once typing has paused for AHEAD_MS the worker reads the
 // program, and the result waits, unseen, for the debounce to end; if the
 // program is still the same then, it is shown at once (a 300-line
-// program's read takes most of the debounce's 120 ms).  A key typed
+// program's read takes most of the debounce).  A key typed
 // meanwhile drops it.  Not for a program whose reads take about as long
 // as the debounce: a read ahead would only delay the one that counts.
 const AHEAD_MS = 40;
@@ -43,7 +46,8 @@ export function startEngine() {
     else if (typeof e.data.id === 'string') onAnswer(e.data);
     else if (e.data.part) client.textParts.set(e.data.part, e.data.text);
     else if (e.data.teachOf !== undefined) onTeach(e.data);
-    else if (!e.data.loaded) onEngineResult(e.data);
+    else if (e.data.loaded) page.defaults = e.data.defaults;
+    else onEngineResult(e.data);
   };
   w.onerror = (e) => {
     e.preventDefault();
@@ -72,16 +76,17 @@ export function scheduleRead() {
   updateBusy();
   // The hash is written when the program is read, not on every key (a
   // replaceState of a long program's URL costs milliseconds).
-  // A debounce: the program is read when typing pauses for READ_DELAY_MS
+  // A debounce: the program is read when typing pauses for readDelay ()
   // (the timer restarts on every key), so the panes do not flip between
   // stale and fresh during a burst of keys.
   if (client.readTimer !== null) clearTimeout(client.readTimer);
-  client.readTimer = setTimeout(() => { client.readTimer = null; page.work.timer = false; read(); }, READ_DELAY_MS);
+  const delay = readDelay();
+  client.readTimer = setTimeout(() => { client.readTimer = null; page.work.timer = false; read(); }, delay);
   // The engine starts on the program after a shorter pause; what it
   // reads is shown only when the debounce ends (readAhead).
   if (client.ahead !== null) client.ahead.stale = true;   // of another program now
   if (client.aheadTimer !== null) clearTimeout(client.aheadTimer);
-  client.aheadTimer = client.lastEngineMs < READ_DELAY_MS - AHEAD_MS ? setTimeout(readAhead, AHEAD_MS) : null;
+  client.aheadTimer = client.lastEngineMs < delay - AHEAD_MS ? setTimeout(readAhead, AHEAD_MS) : null;
 }
 
 function newRequest() {

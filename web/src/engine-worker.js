@@ -16,13 +16,16 @@
 //             for readings past LONG_LINES lines (readings.js),
 //       names: {text: the names, a line each, nodes: Int32Array, scalar:
 //              Uint8Array} (packNames), sources: Int32Array (per node line,
-//       first, last column; -1 for none), target, observe, diagnostics,
+//       first, last column; -1 for none), target, targetNode (JSON
+//       target_node), observe, diagnostics,
 //       ms: {engine, markup}}
 //      then {teachOf: id, teach: the step-through's and check tab's facts
 //      (teachFacts: big lists packed in one string, typed arrays
 //      transferred), or null}
 //      or {id, fatal: message}
-//      and once: {loaded: true} or {loadError: message}
+//      and once: {loaded: true, defaults: the JSON's defaults member (the
+//      engine's one value each: debounce, folding, play interval, readable
+//      zoom, training)} or {loadError: message}
 // in:  {id: "json-N", json: true, program, ...}  out: {id, json: the engine's JSON text}
 // in:  {id, train: {steps, rate}, program, ...}   out: {id, train: {ran, json, svg,
 //      parameters: their lines, exact: per parameter {shape, data: the engine's texts}, error}}
@@ -32,6 +35,12 @@
 // out: {id, html: the chunk's markup} or {id, gone: true} (a newer read came)
 // in:  {id: "value-N", value: {of: read id, node}}
 // out: {id, value: {shape, texts: the engine's text of each element} or null} or {id, gone: true}
+// in:  {id: "step-N", step: {of: read id, k, node: step k's, elements}}
+// out: {id, text: step k's sentence (tp_wasm_step_text), states: Uint8Array
+//      (every node's TpNodeState after step k, tp_wasm_node_states), value:
+//      the node's value as the values reading writes a tensor, at most
+//      elements in full (tp_wasm_node_value_text)} or
+//      {id, gone: true} (of neither the last read nor the last that read)
 // in:  {id: "facts-N", facts: {of: read id, nodes: [node]}}
 // out: {id, facts: {node: {op, operands, name, shape, value, explain}}} or {id, gone: true}
 //      (picture-facts.js; for the picture's nodes, once it is drawn)
@@ -49,7 +58,7 @@
 // out: {id, text, html: markup lines | long: {lines, starts, nodes}, forward:
 //      the JSON's forward member (forward only)} or {id, gone: true}
 //      (passes.js: a pass's reading, made only when its tab is shown)
-import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings } from './readings.js';
+import { CHUNK_LINES, LONG_LINES, linesHtml, lineNodes, prepareReadings, setFolding } from './readings.js';
 import { factBuffers, teachFacts } from './teach-facts.js';
 import { factSources, nodeFacts } from './picture-facts.js';
 import { exactNode, lazyExactTensors, parseExact } from './grid.js';
@@ -83,8 +92,19 @@ async function load() {
     throw new Error(`tp-engine.wasm is not a working engine (${why})`);
   }
 }
-const ready = load();
-ready.then(() => self.postMessage({ loaded: true }), (error) => self.postMessage({ loadError: error.message }));
+// The engine's defaults (the JSON's defaults member, the same for every
+// program), read once the engine is loaded: the readings' folding here,
+// the rest on the page (loaded message).
+const TP_JSON_DEFAULTS = 31;   // TpJsonMember
+let defaults = null;
+const ready = load().then(() => {
+  read({ program: '' });
+  defaults = jsonMembers(TP_JSON_DEFAULTS).defaults;
+  setFolding(defaults);
+  lastRead = null;
+  sessionOf = null;
+});
+ready.then(() => self.postMessage({ loaded: true, defaults }), (error) => self.postMessage({ loadError: error.message }));
 
 // Copies bytes into the wasm heap, NUL-terminated; the caller frees it.
 function heapBytes(bytes) {
@@ -94,6 +114,16 @@ function heapBytes(bytes) {
   engine.HEAPU8[ptr + bytes.length] = 0;
   return ptr;
 }
+
+// A NUL-terminated string the engine returned, decoded.
+function cString(ptr) {
+  return decoder.decode(engine.HEAPU8.subarray(ptr, engine.HEAPU8.indexOf(0, ptr)));
+}
+
+// An element of the JSON (an f32's shortest text, or "inf", "-inf",
+// "NaN") in the engine's short number format (tp_wasm_short_number).
+const f32Of = (v) => (typeof v === 'number' ? Math.fround(v) : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : NaN);
+const shortNumber = (v) => cString(engine._tp_wasm_short_number(f32Of(v)));
 
 // The text of one reading of the last read (a TpReading index).
 const TP_READING_CHECK = 7;
@@ -105,11 +135,30 @@ function readingText(which) {
 // What the session last read, so a training request recompiles only when
 // its program or choices differ.
 let lastRead = null;
+// The read (its id) whose program the session holds now, and the
+// requests of the last read and of the last that read (status 0): the
+// step-through walks the latter while the program is refused, and asks
+// the engine about it (sessionFor).
+let sessionOf = null;
+let lastRequest = { id: null, request: null };
+let goodRequest = { id: null, request: null };
+// Makes the session hold read id's program again, when it is one of those
+// two; false when it is neither.
+function sessionFor(id) {
+  if (id === null || id === undefined) return false;
+  if (sessionOf === id) return true;
+  const r = lastRequest.id === id ? lastRequest.request : goodRequest.id === id ? goodRequest.request : null;
+  if (!r) return false;
+  read(r);
+  sessionOf = id;
+  return true;
+}
 const readKey = ({ program, target, observe, exact, optimize, remat, direction }) =>
   JSON.stringify([program, target || '', observe || [], !!exact, !!optimize, remat || [], direction || '']);
 
 function read(request) {
   lastRead = readKey(request);
+  sessionOf = null;
   const { program, target, observe } = request;
   const { flags, remat, direction } = readFlags(request);
   const src = encoder.encode(program);
@@ -172,26 +221,52 @@ function readMap(which) {
   return { lines, refs: v.slice(2 + 2 * v[0], 2 + 2 * v[0] + 5 * v[1]), ...mapNames };
 }
 
-// Trains on the request's program: the engine's train JSON, loss-curve SVG
-// and parameter lines.
+// Step k of read id's step-through, as the engine says it: its sentence,
+// every node's state after it and its node's value; null when the
+// session cannot hold that read (or k is out of range).
+function stepFacts({ of, k, node, elements }) {
+  if (!sessionFor(of)) return null;
+  const tp = engine._tp_wasm_step_text(k);
+  const text = decoder.decode(engine.HEAPU8.subarray(tp, tp + engine._tp_wasm_step_text_length(k)));
+  const sp = engine._tp_wasm_node_states(k);
+  const n = engine._tp_wasm_node_states_length();
+  if (!sp || n === 0) return null;
+  const states = engine.HEAPU8.slice(sp, sp + n);
+  return { text, states, value: cString(engine._tp_wasm_node_value_text(node, elements)) };
+}
+
+// Trains on the request's program: the engine's train JSON (its summary
+// sentence and loss curve's axes in it), loss-curve SVG, and the
+// parameter lines and loss after the last step (trainAt).  The training
+// stays in the engine, as request.id's, for trainAt.
+let trainedId = null;
 function train(request) {
   if (lastRead !== readKey(request)) read(request);
+  trainedId = null;
   const rate = encoder.encode(String(request.train.rate));
   const pr = heapBytes(rate);
   try {
     const ran = engine._tp_wasm_train(request.train.steps, pr, rate.length);
-    const text = (k) => {
-      const ptr = engine._tp_wasm_train_text(k);
-      return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_train_length(k)));
-    };
     if (ran < 0) return { ran, error: 'the page ran out of memory' };
-    const json = JSON.parse(text(0));
+    const json = JSON.parse(trainText(0));
+    if (ran === 1) trainedId = request.id;
     // The parameters' element texts as the engine wrote them (grid.js).
-    const exact = parseExact(text(0))?.parameters ?? null;
-    return { ran, json, svg: text(2), parameters: text(3), exact, error: json.error ?? null };
+    const exact = parseExact(trainText(0))?.parameters ?? null;
+    const last = ran === 1 ? json.losses.length - 1 : -1;
+    return { ran, json, svg: trainText(2), parameters: trainText(3), exact, loss: last >= 0 ? shortNumber(json.losses[last]) : null, error: json.error ?? null };
   } finally {
     engine._free(pr);
   }
+}
+function trainText(k) {
+  const ptr = engine._tp_wasm_train_text(k);
+  return decoder.decode(engine.HEAPU8.subarray(ptr, ptr + engine._tp_wasm_train_length(k)));
+}
+// The last training's parameters after k steps (tp_wasm_train_at: no
+// training again) and the loss at step k in the engine's short number
+// format (tp_wasm_short_number).
+function trainAt(k, loss) {
+  return { parameters: cString(engine._tp_wasm_train_at(k)), loss: shortNumber(loss) };
 }
 
 // The lesson open in this instance, by its text: a read or a regrade
@@ -279,7 +354,7 @@ self.onmessage = async (event) => {
   }
   if (request.pass) {
     const { of, reading } = request.pass;
-    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    if (last.id !== of || !sessionFor(of)) self.postMessage({ id: request.id, gone: true });
     else {
       try {
         const { transfer = [], ...out } = passReading(reading, last, { readingText, readMap, jsonMembers, chunkStarts });
@@ -306,8 +381,14 @@ self.onmessage = async (event) => {
   }
   if (request.regrade) {
     const { of, flags } = request.regrade;
-    if (last.id !== of) self.postMessage({ id: request.id, gone: true });
+    if (last.id !== of || !sessionFor(of)) self.postMessage({ id: request.id, gone: true });
     else self.postMessage({ id: request.id, grade: grade(request.regrade, flags) });
+    return;
+  }
+  if (request.step) {
+    const out = stepFacts(request.step);
+    if (!out) self.postMessage({ id: request.id, gone: true });
+    else self.postMessage({ id: request.id, ...out }, [out.states.buffer]);
     return;
   }
   if (request.value) {
@@ -319,12 +400,18 @@ self.onmessage = async (event) => {
   if (request.facts) {
     const { of, nodes } = request.facts;
     if (last.id !== of) self.postMessage({ id: request.id, gone: true });
-    else self.postMessage({ id: request.id, facts: nodeFacts(last.facts, nodes) });
+    else self.postMessage({ id: request.id, facts: nodeFacts(last.facts, nodes, shortNumber) });
     return;
   }
   try {
     if (request.train) {
       self.postMessage({ id: request.id, train: train(request) });
+      return;
+    }
+    if (request.trainAt) {   // {of: the training's id, k, losses: [its loss at k]}
+      const { of, k, loss } = request.trainAt;
+      if (trainedId !== of) self.postMessage({ id: request.id, gone: true });
+      else self.postMessage({ id: request.id, at: trainAt(k, loss) });
       return;
     }
     const t0 = performance.now();
@@ -333,6 +420,9 @@ self.onmessage = async (event) => {
       self.postMessage({ id: request.id, json: readJson(true) });
       return;
     }
+    sessionOf = request.id;
+    lastRequest = { id: request.id, request };
+    if (status === 0) goodRequest = { id: request.id, request };
     const json = readJson(false);
     const maps = readMaps();
     const t1 = performance.now();
@@ -367,7 +457,7 @@ self.onmessage = async (event) => {
       self.postMessage({ id: request.id, part: r, text: result[r] });
     self.postMessage({
       id: request.id, status, html, long,
-      names, sources, target: result.target, observe: result.observe,
+      names, sources, target: result.target, targetNode: result.target_node ?? null, observe: result.observe,
       diagnostics: result.diagnostics, grade: lessonGrade,
       // what the pass panes and controls show (passes.js)
       passes: { remat: result.remat ?? null, fusion: result.fusion?.sentence ?? null, specNodes: result.spec_nodes ?? 0 },
@@ -378,7 +468,7 @@ self.onmessage = async (event) => {
     // page waits for them only where they are seen (engine-client.js onTeach).
     let teach = null;
     try {
-      teach = teachFacts(result, readingText(TP_READING_CHECK));
+      teach = teachFacts(result, readingText(TP_READING_CHECK), request.id);
     } finally {   // the page waits for this message, facts or none
       self.postMessage({ teachOf: request.id, teach }, teach ? factBuffers(teach) : []);
     }

@@ -170,7 +170,6 @@ page.teach = createTeach({
   get selected() { return page.selected; },
   request: currentRead,
   requestKey,
-  target: () => page.used.target,
   // The teaching panes are not among the six tiles (style.css hides them there).
   shown: (name) => (TEACH_TABS.includes(name) ? page.chosen.tab === name : paneShown(name)),
   reselect: () => applySelection(),
@@ -181,6 +180,11 @@ page.teach = createTeach({
   // A node's shape and its elements' texts, as the engine wrote them, of
   // the readings shown (or null).
   nodeValue: (node) => askEngine('value', { value: { of: page.shownId, node } }).then((m) => (m.gone ? null : m.value)),
+  // Step k of read of's step-through, as the engine says it: {text,
+  // states, value} (engine-worker.js step), or null.
+  stepFacts: (of, k, node, elements) => askEngine('step', { step: { of, k, node, elements } }).then((m) => (m.gone ? null : m)),
+  // The engine's defaults (JSON defaults), once it is loaded.
+  defaults: () => page.defaults,
 });
 // The passes' panes and choices (passes.js, forward.js).
 page.passes = createPasses();

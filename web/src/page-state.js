@@ -29,6 +29,9 @@ export const page = {
   shownId: null,            // the engine request whose readings are shown
   shownRequest: null,       // ... and what it asked
   pasted: null,             // the program as a paste left it, until it reads or is edited
+  // The engine's defaults (the JSON's defaults member: debounce, folding,
+  // play interval, readable zoom, training), from its worker once loaded.
+  defaults: null,
   // Work in flight; the page is "busy" while any of it is.
   work: { timer: false, engine: false, graph: false, facts: false, teach: false, plain: false, passes: false, fatal: false },
   // The long-lived objects, made by main.js at the start.

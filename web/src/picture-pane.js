@@ -167,7 +167,7 @@ function setPicture(svg, dot) {
     root.setAttribute('role', 'group');
     root.setAttribute('aria-label', 'the recorded graph');
     picture.nodes = prepareNodes(root);
-    root.dataset.readable = String(readableScale(root));
+    root.dataset.readable = String(readableScale(root, page.defaults.readable_label_px));
   }
   showLegend(root);
   describePicture(root);
@@ -246,7 +246,7 @@ function openLegend(open) {
 }
 
 // OPENING fits the picture in its pane: the whole of it when its labels
-// stay readable (READABLE_PX) at that size, else its width, else the
+// stay readable (the engine's defaults.readable_label_px) at that size, else its width, else the
 // readable size around the target; FIT_ALL: the whole picture, whatever
 // its labels' size; otherwise zoom is a scale factor.  opening: the
 // picture was just drawn (the view goes to the target, and to where it
@@ -345,6 +345,17 @@ export function wirePicture() {
   picture.card = new NodeCard(pictureBox);
   const card = picture.card;
   window.addEventListener('resize', () => { if (picture.zoom === OPENING || picture.zoom === FIT_ALL) applyZoom(); });
+  // The box changes size with the page around it too (its header wraps
+  // once its buttons settle): the opening view is made again for the new
+  // size, as for a resized window; not while stepping, whose steps bring
+  // their node into view themselves.
+  let boxSize = '';
+  new ResizeObserver(() => {
+    const size = `${pictureBox.clientWidth}x${pictureBox.clientHeight}`;
+    if (size === boxSize) return;
+    boxSize = size;
+    if ((picture.zoom === OPENING || picture.zoom === FIT_ALL) && !page.teach.stepping()) applyZoom();
+  }).observe(pictureBox);
   $('#legend-toggle').addEventListener('click', () => openLegend($('#picture-legend').hidden));
   window.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape' || $('#picture-legend').hidden || e.defaultPrevented) return;

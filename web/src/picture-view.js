@@ -4,10 +4,7 @@
 // first and last, Enter or Space selects); hovering or focusing one shows
 // a card with what the engine says of it (picture-facts.js: op, name,
 // shape, value, operands, explain); the text alternative lists the same.
-// The opening zoom keeps labels readable.
-
-// Labels are at least this many CSS pixels tall at the opening zoom.
-export const READABLE_PX = 9;
+// The opening zoom keeps labels readable (readableScale).
 
 // Marks each drawn node with its tape node (data-node), and makes it a
 // button of the picture's roving tab stop.  Returns the node numbers.
@@ -25,15 +22,16 @@ export function prepareNodes(root) {
   return nodes;
 }
 
-// The smallest scale at which the nodes' labels are READABLE_PX tall
-// (graphviz writes font sizes in points of the viewBox, 72 to 96 pixels).
-export function readableScale(root) {
+// The smallest scale at which the nodes' labels are px CSS pixels tall
+// (the engine's defaults.readable_label_px: graphviz writes font sizes in
+// points of the viewBox, 72 to 96 pixels).
+export function readableScale(root, px) {
   let min = Infinity;
   for (const t of root.querySelectorAll('g.node text')) {
     const f = parseFloat(t.getAttribute('font-size'));
     if (f > 0 && f < min) min = f;
   }
-  return min === Infinity ? 0 : READABLE_PX / (min * 96 / 72);
+  return min === Infinity ? 0 : px / (min * 96 / 72);
 }
 
 // The picture's SVG for a file of its own: the page's font rule for its

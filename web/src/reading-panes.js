@@ -178,8 +178,7 @@ export function showResult(msg) {
     page.names = unpackNames(msg.names);
     page.used = { target: msg.target, observe: msg.observe };
     page.sources = msg.sources;
-    const t = page.names.list.lastIndexOf(msg.target);
-    page.pictureTarget = t < 0 ? null : page.names.nodes[t];
+    page.pictureTarget = msg.targetNode;   // the engine's (JSON target_node)
     forgetPastedChoices();
     fillChoices();
   }

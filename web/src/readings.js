@@ -20,14 +20,61 @@ import { gridHtml, isGrid, tensorText } from './grid.js';
 export const LONG_LINES = 1500;
 export const CHUNK_LINES = 100;
 
-// A line longer than this is shown folded: its first FOLD_HEAD and last
-// FOLD_TAIL characters, and between them a "show all" control that says how
-// many elements (or characters) are folded.  The folded middle stays in the
-// DOM, in a hidden span (display: none, so never laid out), so the line's
-// textContent is still the engine's exact text.  A [1024, 1024] tensor's
-// 12.7 MB line is wider than Chromium can lay out; folded it is one screen.
-export const FOLD_CHARS = 4000;
-const FOLD_HEAD = 64, FOLD_TAIL = 40;
+// A line longer than the engine's fold limit (JSON defaults.fold_limit
+// bytes of UTF-8) is shown folded: its first fold_head and last fold_tail
+// bytes (never a character cut, and after a space when one is near), and
+// between them a "show all" control
+// that says how many elements (or characters) are folded.  The folded
+// middle stays in the DOM, in a hidden span (display: none, so never laid
+// out), so the line's textContent is still the engine's exact text.  A
+// [1024, 1024] tensor's 12.7 MB line is wider than Chromium can lay out;
+// folded it is one screen.  The engine's worker sets the three numbers
+// once the engine is loaded (setFolding); until then nothing is folded.
+const folding = { limit: Infinity, head: 0, tail: 0 };
+export function setFolding(defaults) {
+  folding.limit = defaults.fold_limit;
+  folding.head = defaults.fold_head;
+  folding.tail = defaults.fold_tail;
+}
+
+// UTF-8 bytes of one UTF-16 unit c (a high surrogate: the pair's 4).
+const unitBytes = (c) => (c < 0x80 ? 1 : c < 0x800 ? 2 : (c & 0xfc00) === 0xd800 ? 4 : 3);
+function byteLength(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const w = unitBytes(s.charCodeAt(i));
+    n += w;
+    if (w === 4) i++;
+  }
+  return n;
+}
+// Where the first `bytes` bytes of s end (a UTF-16 index, never inside a
+// character), and where its last `bytes` bytes start.
+function headEnd(s, bytes) {
+  let n = 0, i = 0;
+  while (i < s.length) {
+    const w = unitBytes(s.charCodeAt(i));
+    if (n + w > bytes) break;
+    n += w;
+    i += w === 4 ? 2 : 1;
+  }
+  return i;
+}
+function tailStart(s, bytes) {
+  let n = 0, i = s.length;
+  while (i > 0) {
+    const pair = i >= 2 && (s.charCodeAt(i - 1) & 0xfc00) === 0xdc00;
+    const w = pair ? 4 : unitBytes(s.charCodeAt(i - 1));
+    if (n + w > bytes) break;
+    n += w;
+    i -= pair ? 2 : 1;
+  }
+  return i;
+}
+// Whether a line is folded (ascii: its bytes are its length; else they
+// are from its length to three times it).
+const folds = (line, ascii) => line.length > folding.limit
+  || (!ascii && line.length * 3 > folding.limit && byteLength(line) > folding.limit);
 
 export function escapeHtml(s) {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
@@ -107,16 +154,17 @@ function tokenHtml(line, map, from, to, classes, ascii = false, limit = line.len
 // view (content-visibility), so 12.7 MB does not freeze the page.
 export const FOLD_CHUNK = 16384;
 
-// The markup of a line, folded when it is long (see FOLD_CHARS); count is
+// The markup of a line, folded when it is long (see setFolding); count is
 // the number of elements of its node's value, or null; at: where the line
 // starts in the reading's text.
 function lineHtml(line, map, from, to, classes, ascii, count, at) {
-  if (line.length <= FOLD_CHARS) return tokenHtml(line, map, from, to, classes, ascii);
-  let head = FOLD_HEAD, tail = line.length - FOLD_TAIL;
-  // Never cut a surrogate pair.
-  const low = (i) => (line.charCodeAt(i) & 0xfc00) === 0xdc00;
-  if (low(head)) head--;
-  if (low(tail)) tail--;
+  if (!folds(line, ascii)) return tokenHtml(line, map, from, to, classes, ascii);
+  let head = ascii ? folding.head : headEnd(line, folding.head);
+  let tail = ascii ? line.length - folding.tail : tailStart(line, folding.tail);
+  // As the desktop cuts (ui/tp-fold.c): after a space within 40 of the
+  // cut, so no number is split.
+  for (let k = 0; k < 40 && head - k > 0; k++) if (line.charCodeAt(head - k - 1) === 32) { head -= k; break; }
+  for (let k = 0; k < 40 && tail + k < line.length; k++) if (line.charCodeAt(tail + k) === 32) { tail += k + 1; break; }
   const folded = line.length - head - (line.length - tail);
   const what = count !== null ? `${count.toLocaleString('en')} elements` : `${folded.toLocaleString('en')} characters`;
   return tokenHtml(line, map, from, to, classes, ascii, head)
@@ -132,7 +180,7 @@ function lineHtml(line, map, from, to, classes, ascii, count, at) {
 // (the line's number token, and the engine's texts of its elements, laid
 // out only when they write exactly that token).
 function gridLineHtml(line, map, from, to, classes, ascii, shape, exact, node) {
-  if (!ascii || !shape || !isGrid(shape) || line.length > FOLD_CHARS) return null;
+  if (!ascii || !shape || !isGrid(shape) || folds(line, ascii)) return null;
   const texts = exact.get(node);
   if (!texts) return null;
   const { refs, classNames } = map;

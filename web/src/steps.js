@@ -1,48 +1,23 @@
-// The step-through: a scrubber over the plan's steps (JSON memory.steps,
-// one evaluated node a step, in tape order).  At step K the node of step
-// K is selected in every pane; its value (JSON nodes) and why
-// differentiate recorded it (JSON origins) are shown; the memory chart's
-// cursor stands at K; the picture's nodes carry the state each has after
-// step K (docs/language.md memory: a buffer with from/to is pending while
-// K < from, live from `from` to `to`, freed after `to`; a node with no
-// buffer is never computed).
+// The step-through: a scrubber over the plan's steps (JSON steps, one
+// evaluated node a step, in the schedule's order).  Everything it says is
+// the engine's: step K's sentence (JSON steps[K].text, or
+// tp_wasm_step_text past those the JSON spells out), the node states
+// after step K (tp_wasm_node_states) and the value of its node as the
+// values reading writes it (tp_wasm_node_value_text), both asked of the
+// engine's worker, and the share it adds (JSON origins).
+// At step K the node of step K is selected in every pane, the memory
+// chart's cursor stands at K and the picture's nodes carry their states.
+// Play moves one step every defaults.play_interval_ms (JSON defaults).
 //
 // Keys on the focused scrubber: Space plays or pauses, Left/Right step,
 // Home/End jump to the first or last step.
 import { originOf, unpack } from './teach-facts.js';
 import { gridHtml, isGrid, tensorText } from './grid.js';
 
-export const STEP_CLASSES = ['step-pending', 'step-live', 'step-freed', 'step-never'];
-const PLAY_MS = 700;
-const GRID_ELEMENTS = 64;   // as the desktop's step value shows in full
-
-// The state of every node after step k, from the JSON's buffers.
-// (memory: teach-facts.js packMemory, buffers as node, from, to triples)
-export function nodeStates(memory, n, k) {
-  const states = new Array(n).fill('never');
-  const b = memory?.buffers || [];
-  for (let i = 0; i + 2 < b.length; i += 3)
-    states[b[i]] = k < b[i + 1] ? 'pending' : k <= b[i + 2] ? 'live' : 'freed';
-  return states;
-}
-
-// "node 10 Add" (with its name when the program named it).
-export function nodeLabel(facts, node) {
-  const ops = unpack(facts.ops, node), names = unpack(facts.names, node);
-  const op = ops ? ` ${ops}` : '';
-  const name = node < facts.specNodes && names ? ` (${names})` : '';
-  return `node ${node}${op}${name}`;
-}
-
-// What a share adds to which gradient, from JSON origins[N], or ''.
-export function shareText(facts, node) {
-  const o = originOf(facts, node);
-  if (!o || o.role !== 'share') return '';
-  const named = unpack(facts.names, o.of);
-  const of = named && o.of < facts.specNodes ? named : `node ${o.of}`;
-  return `share from ${nodeLabel(facts, o.from)} added to d ${facts.target} / d ${of}`
-    + ` (share ${o.count}: node ${o.share} added to the running sum, node ${o.sum})`;
-}
+// The picture's class of each TpNodeState (engine/include/tp-engine.h):
+// unevaluated, pending, live, freed.
+export const STEP_CLASSES = ['step-never', 'step-pending', 'step-live', 'step-freed'];
+const GRID_ELEMENTS = 64;   // a value shown in full up to this many elements, as the desktop's (TP_STEP_VALUE_ELEMENTS)
 
 // beforeShow: called when the step-through opens (the chart it moves the
 // cursor over may not be drawn yet).
@@ -55,9 +30,12 @@ export function createStepper(page, chart, beforeShow) {
   let stale = false;     // the program does not read now
   let k = 0;
   let timer = null;
+  // The engine's answer for step k of the facts shown: {of, k, text, states, value}.
+  let asked = null;
+  let askSeq = 0;
 
   const open = () => !box.hidden;
-  const steps = () => facts?.memory?.steps || [];
+  const steps = () => facts?.steps?.nodes || [];
 
   function stop() {
     if (timer !== null) clearInterval(timer);
@@ -73,19 +51,44 @@ export function createStepper(page, chart, beforeShow) {
     timer = setInterval(() => {
       if (k >= steps().length - 1) stop();
       else go(k + 1);
-    }, PLAY_MS);
+    }, page.defaults().play_interval_ms);
     $('step-play').textContent = '‖ pause';
     $('step-play').setAttribute('aria-pressed', 'true');
   }
 
-  // Marks the picture's nodes with their state after step k (or clears).
+  // Marks the picture's nodes with the engine's states after step k, once
+  // they are in (or clears); box.dataset.states says which step's they are.
   function markPicture() {
     const nodes = document.querySelectorAll('[data-reading="picture"] g.node[data-node]');
-    const states = open() && facts ? nodeStates(facts.memory, facts.nodes, k) : null;
+    const here = open() && facts && asked && asked.of === facts.of && asked.k === k ? asked : null;
     for (const g of nodes) {
       g.classList.remove(...STEP_CLASSES);
-      if (states) g.classList.add(`step-${states[Number(g.dataset.node)] || 'never'}`);
+      if (here) g.classList.add(STEP_CLASSES[here.states[Number(g.dataset.node)]] || STEP_CLASSES[0]);
     }
+    if (here) box.dataset.states = String(k);
+    else delete box.dataset.states;
+  }
+
+  // Asks the engine for step k's states and its node's value (and its
+  // sentence, when the JSON left it out); the latest question only is
+  // shown.
+  function askStep() {
+    const mine = ++askSeq;
+    const of = facts.of, at = k, node = steps()[k];
+    page.stepFacts(of, at, node, GRID_ELEMENTS).then((m) => {
+      if (mine !== askSeq || !m || !facts || facts.of !== of) return;
+      asked = { of, k: at, text: m.text, states: m.states, value: m.value };
+      if (at === k) {
+        if (unpack(facts.steps.texts, at) === undefined) showText(m.text);
+        showValue(node, m.value);
+      }
+      markPicture();
+    }, () => {});
+  }
+
+  function showText(text) {
+    range.setAttribute('aria-valuetext', text);
+    $('step-text').textContent = text;
   }
 
   // Marks the share a step adds (in every reading), or clears.
@@ -104,44 +107,45 @@ export function createStepper(page, chart, beforeShow) {
     range.disabled = !usable;
     range.max = String(Math.max(0, n - 1));
     range.value = String(k);
-    const why = !facts ? 'no reading yet' : n === 0 ? 'this program evaluates nothing' : '';
-    $('step-why').textContent = stale && facts ? 'the program does not read now: stepping through the last reading that did'
-      : why ? `nothing to step through: ${why}` : '';
+    // the desktop's words (ui/tp-steps-pane.c)
+    const why = !facts ? 'No steps: the program does not read yet.' : n === 0 ? 'No steps: the plan evaluates nothing.' : '';
+    $('step-why').textContent = stale && facts ? 'The program is refused: these are the steps of the last good reading (stale).' : why;
     box.classList.toggle('stale', stale && !!facts);
     if (!usable) {
       range.setAttribute('aria-valuetext', why || 'no steps');
       $('step-text').textContent = '';
-      $('step-value').textContent = '';
-      $('step-share').textContent = '';
+      showValue(null, '');
       decorate();
       return;
     }
     const node = list[k];
-    const half = node >= facts.specNodes ? 'gradient' : 'forward';
-    const text = `step ${k + 1} of ${n}: ${nodeLabel(facts, node)}`;
-    range.setAttribute('aria-valuetext', text);
-    $('step-text').textContent = `${text}, ${half}`;
-    showValue(node, unpack(facts.values, node));
-    $('step-share').textContent = shareText(facts, node);
+    // the engine's sentence, verbatim; past the JSON's, the worker's answer
+    const text = unpack(facts.steps.texts, k);
+    const known = asked && asked.of === facts.of && asked.k === k ? asked : null;
+    showText(text ?? known?.text ?? '');
+    showValue(node, known ? known.value : '');   // until the engine answers: none
     page.select(node);
     decorate();
+    if (!known) askStep();
   }
 
-  // The step's value: its short line, then (a tensor of up to
-  // GRID_ELEMENTS elements) a grid of the engine's texts of its elements,
-  // asked of the engine's worker (grid.js exactNode).
+  // The step's value as the engine writes it ("value: [[1, 2], [3, 4]]",
+  // the desktop's words), laid out as a grid (grid.js) when the engine's
+  // texts of its elements (asked of the worker, grid.js exactNode) write
+  // exactly that text: the element's textContent stays the engine's.
   let valueSeq = 0;
-  function showValue(node, line) {
+  function showValue(node, text) {
     const el = $('step-value');
-    el.textContent = line ? `value ${line}` : '';
+    el.textContent = text ? `value: ${text}` : '';
     delete el.dataset.grid;
     const mine = ++valueSeq;
+    if (!text) return;
     page.nodeValue(node).then((v) => {
       if (mine !== valueSeq || !v || !isGrid(v.shape) || v.texts.length > GRID_ELEMENTS) return;
-      const { text, spans } = tensorText(v.shape, v.texts);
-      const grid = gridHtml(text, spans, v.shape);
+      const tensor = tensorText(v.shape, v.texts);
+      const grid = tensor.text === text ? gridHtml(tensor.text, tensor.spans, v.shape) : null;
       if (!grid) return;
-      el.innerHTML = `value <span class="ir-shape">[${v.shape.join(', ')}]</span> ${grid}`;
+      el.innerHTML = `value: ${grid}`;
       el.dataset.grid = String(node);   // for tools: the grid of node's value is in
     }, () => {});
   }

@@ -4,22 +4,6 @@
 // derived from a reading's text: the check reading's text is shown as it
 // is, everything else is a field of the JSON.  Plain data, no DOM.
 
-// A short line for a node's value from JSON nodes[N]: its shape and its
-// first elements, as the engine wrote them.
-const VALUE_ELEMENTS = 12;
-const count = new Intl.NumberFormat('en');   // toLocaleString makes one a call
-export function valueText(entry) {
-  if (!entry) return '';
-  const shape = `[${(entry.shape || []).join(', ')}]`;
-  if (entry.data === null || entry.elided) return `${shape}, not shown: past the page's output budget`;
-  const data = entry.data;
-  if ((entry.shape || []).length === 0) return `${shape} = ${data[0]}`;
-  const head = data.slice(0, VALUE_ELEMENTS).map(String).join(', ');
-  return data.length > VALUE_ELEMENTS
-    ? `${shape} = ${head}, … (${count.format(data.length)} elements)`
-    : `${shape} = ${head}`;
-}
-
 // A list of strings sent as one string and where each starts: the page's
 // thread takes in thousands of small strings or objects slowly (a
 // 5,000-line program's facts took over 100 ms to receive), one string and
@@ -47,8 +31,9 @@ export function unpack(list, i) {
 
 // The typed arrays of packed facts, for a transfer list.
 export function factBuffers(facts) {
-  const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer];
-  for (const k of ['explain', 'ops', 'values', 'names', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
+  const out = [facts.memory.steps.buffer, facts.memory.buffers.buffer, facts.steps.nodes.buffer];
+  for (const k of ['explain', 'origins']) out.push(facts[k].at.buffer, facts[k].missing.buffer);
+  out.push(facts.steps.texts.at.buffer, facts.steps.texts.missing.buffer);
   return out;
 }
 
@@ -61,29 +46,27 @@ function packMemory(memory) {
   return { steps: Int32Array.from(memory?.steps || []), buffers: flat };
 }
 
-export function teachFacts(result, checkText) {
-  const explain = result.explain || [];
-  const values = [], ops = [];
-  for (const n of result.nodes || []) {
-    values[n.node] = valueText(n);
-    ops[n.node] = n.op;
-  }
-  const names = [];
-  for (const n of result.names || []) names[n.node] = n.name;   // the last statement naming it
-  const n = explain.length;
+// JSON steps as the step-through uses them: each step's node, and its
+// sentence as the engine wrote it (null past the first 8,192, which the
+// engine's worker gives when asked: tp_wasm_step_text).
+function packSteps(steps) {
+  const list = steps || [];
+  return { nodes: Int32Array.from(list, (s) => s.node), texts: packStrings(list.map((s) => s.text)) };
+}
+
+// of: the read's id, for the questions the step-through asks of the
+// engine's worker about it (engine-worker.js step).
+export function teachFacts(result, checkText, of) {
   return {
     check: result.check,
     checkText,
-    nodes: n,
-    explain: packStrings(explain),
-    ops: packStrings(ops, Math.max(n, ops.length)),
+    explain: packStrings(result.explain || []),
     origins: packStrings((result.origins || []).map((o) => (o ? JSON.stringify(o) : null))),
+    of,
     memory: packMemory(result.memory),
+    steps: packSteps(result.steps),
+    trainSettings: result.train_settings ?? null,
     memorySvg: result.memory_svg || '',
-    values: packStrings(values, Math.max(n, values.length)),
-    names: packStrings(names, Math.max(n, names.length)),
-    target: result.target,
-    specNodes: result.spec_nodes ?? 0,
   };
 }
 

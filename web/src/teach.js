@@ -5,7 +5,7 @@
 // arrives, the selection or the picture changes, or the program changes.
 import { nodeButton } from './node-link.js';
 import { createMemoryChart } from './memory.js';
-import { createStepper, nodeLabel } from './steps.js';
+import { createStepper } from './steps.js';
 import { createTrain } from './train.js';
 import { unpack } from './teach-facts.js';
 
@@ -80,7 +80,8 @@ export function createTeach(page) {
     if (sel !== announced) {
       announced = sel;
       const said = facts && sel !== null ? unpack(facts.explain, sel) : undefined;
-      $('explain-announce').textContent = said !== undefined ? `${nodeLabel(facts, sel)}: ${said}` : '';
+      // the engine's line ("5 Mul: error [] * error [] gives [], ..."), as shown
+      $('explain-announce').textContent = said ?? '';
     }
   }
 
@@ -110,6 +111,7 @@ export function createTeach(page) {
       } else if (facts === null) {
         showCheck(null, '');
       }
+      if (!refused || facts === null) train.settings(refused ? null : next.trainSettings);
       stepper.update(next, refused);
       showExplanation();
     },

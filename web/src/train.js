@@ -1,16 +1,20 @@
 // The train tab: gradient descent in the engine (docs/language.md train),
 // run in a worker of its own (a second engine-worker.js), so a long
-// training never holds back a reading nor the typing.  Shown as the engine
-// gives it: its loss-curve SVG (tp_wasm_train_text 2), the parameters
-// after the last update (text 3), its error when it refuses, and the
-// stop of a NaN or infinity (train JSON "stopped").  The slider looks at
-// any step K: the loss at K is losses[K]; the parameters after K steps
-// are those of a training of K steps, asked of the worker and cached.
+// training never holds back a reading nor the typing.  The steps and rate
+// start from the program's own `# train it:` line (JSON train_settings,
+// the engine's defaults when it has none), and Reset puts them back.
+// Shown as the engine gives it: the sentence that heads it (train JSON
+// "summary"), its loss-curve SVG (tp_wasm_train_text 2, its labels in the
+// engine's short number format), the parameters after the last update
+// (text 3), its error when it refuses, and the node where a NaN or an
+// infinity that stopped it was born (train JSON "stopped").  The slider
+// looks at any step K: the engine gives the parameters after K steps
+// (tp_wasm_train_at, no training again) and the loss at K in its short
+// number format.
 import { nodeButton } from './node-link.js';
 import { gridHtml, isGrid, tensorText } from './grid.js';
 import { escapeHtml } from './readings.js';
 
-const DEFAULTS = { steps: '50', rate: '0.1' };
 const LOOK_DELAY_MS = 80;
 
 export function createTrain(page) {
@@ -18,8 +22,10 @@ export function createTrain(page) {
   let worker = null;
   let seq = 0;
   const waiting = new Map();   // id -> resolve
-  let run = null;              // {key, steps, rate, json, svg, cache: Map(k -> {text, exact})}
+  let run = null;              // {id, key, steps, rate, json, svg, cache: Map(k -> {text, exact, loss})}
   let lookTimer = null;
+  let settings = null;         // the program's steps and rate last put in the fields ("steps rate")
+  let shownSettings = null;    // the train_settings of the last program that read
 
   // The training's worker, started once the page has read its first
   // program and kept: a Run needs no file fetched then (the page may be
@@ -52,9 +58,8 @@ export function createTrain(page) {
     };
   }
 
-  function ask(request) {
+  function ask(request, id = `train-${++seq}`) {
     ensureWorker();
-    const id = `train-${++seq}`;
     return new Promise((resolve) => {
       waiting.set(id, resolve);
       worker.postMessage({ ...request, id });
@@ -103,7 +108,8 @@ export function createTrain(page) {
     const key = page.requestKey(request);
     status('training…');
     $('train-run').disabled = true;
-    const answer = await ask({ ...request, train: { steps, rate } });
+    const id = `train-${++seq}`;
+    const answer = await ask({ ...request, train: { steps, rate } }, id);
     $('train-run').disabled = false;
     if (answer.cancelled) return;
     status('');
@@ -111,7 +117,8 @@ export function createTrain(page) {
     if (answer.fatal || !answer.train) { fail(`the engine failed: ${answer.fatal || 'no answer'}`); return; }
     const t = answer.train;
     if (t.ran !== 1) { fail(t.error ? `refused: ${t.error}` : 'the training was refused'); return; }
-    run = { key, request, steps, rate, json: t.json, svg: t.svg, cache: new Map([[steps, { text: t.parameters, exact: t.exact }]]) };
+    const last = t.json.losses.length - 1;
+    run = { id, key, steps, rate, json: t.json, svg: t.svg, cache: new Map([[last, { text: t.parameters, exact: t.exact, loss: t.loss }]]) };
     showRun();
   }
 
@@ -122,14 +129,13 @@ export function createTrain(page) {
       root.setAttribute('role', 'img');
       root.setAttribute('aria-label', `the loss curve over ${run.json.losses.length} runs`);
     }
+    // the engine's sentence: "trained 100 steps: loss 16 to 0.00102", or
+    // where a NaN or an infinity stopped it, whose node a button selects
+    status(run.json.summary);
     const stop = run.json.stopped;
     const stopEl = $('train-stop');
     stopEl.hidden = !stop;
-    if (stop) {
-      const b = nodeButton(stop.node, stop.op);
-      const at = stop.element && stop.element.length ? ` at element [${stop.element.join(', ')}]` : '';
-      stopEl.replaceChildren(`stopped at step ${stop.step}: `, b, ` gives ${stop.value}${at}`);
-    }
+    if (stop) stopEl.replaceChildren(nodeButton(stop.node, stop.op));
     const last = run.json.losses.length - 1;
     const slider = $('train-k');
     slider.max = String(last);
@@ -138,16 +144,18 @@ export function createTrain(page) {
     look(last);
   }
 
-  // A cursor over the curve at step k: the engine draws the steps evenly
-  // along its axis (step 0 at its left end, the last at its right), so
-  // the axis's box, from the DOM, places it.
-  function curveCursor(k, last) {
+  // A cursor over the curve at step k: the engine's chart (train JSON
+  // chart) spans the steps x[0] to x[1] along its axis (the steps asked
+  // for, also when a NaN stopped it earlier), so the axis's box, from the
+  // DOM, places it.
+  function curveCursor(k) {
     const root = $('train-curve').querySelector('svg');
     root?.querySelector('.train-cursor')?.remove();
     const axis = root?.querySelector('.axis');
-    if (!axis || last <= 0) return;
+    const [low, high] = run.json.chart?.x || [0, 0];
+    if (!axis || !(high > low)) return;
     const box = axis.getBBox();
-    const x = box.x + (box.width * k) / last;
+    const x = box.x + (box.width * (k - low)) / (high - low);
     const line = document.createElementNS('http://www.w3.org/2000/svg', 'line');
     line.setAttribute('class', 'train-cursor');
     for (const [a, v] of [['x1', x], ['x2', x], ['y1', box.y], ['y2', box.y + box.height]]) line.setAttribute(a, v);
@@ -179,28 +187,40 @@ export function createTrain(page) {
     else el.textContent = text;
   }
 
-  // Shows the loss at step k and the parameters after k steps.
+  // Shows the loss at step k and the parameters after k steps, as the
+  // training in the engine gives them (asked once a step, then kept).
   async function look(k) {
     const losses = run.json.losses;
-    curveCursor(k, losses.length - 1);
-    const target = page.target() || 'the target';
-    $('train-k').setAttribute('aria-valuetext', `step ${k} of ${losses.length - 1}: ${target} ${losses[k]}`);
-    $('train-k-text').textContent = `step ${k}: ${target} ${losses[k]}`;
+    curveCursor(k);
     const mine = run;
-    let parameters = mine.cache.get(k);
-    if (parameters === undefined) {
+    let at = mine.cache.get(k);
+    if (at === undefined) {
       $('train-parameters').textContent = '';
-      status(`the parameters after ${k} steps…`);
-      const answer = await ask({ ...mine.request, train: { steps: k, rate: mine.rate } });
+      $('train-k-text').textContent = '';
+      const answer = await ask({ trainAt: { of: mine.id, k, loss: losses[k] } });
       if (answer.cancelled || run !== mine) return;
-      status('');
       if (answer.fatal) { fail(answer.fatal); return; }
-      parameters = { text: answer.train?.parameters ?? '', exact: answer.train?.exact ?? null };
-      mine.cache.set(k, parameters);
+      if (answer.gone) { fail('the training is gone (the page restarted its engine): run it again'); return; }
+      at = { text: answer.at.parameters, exact: null, loss: answer.at.loss };
+      mine.cache.set(k, at);
       if (Number($('train-k').value) !== k) return;   // the slider moved on
     }
-    showParameters(parameters);
+    // the desktop's words (ui/tp-train-pane.c), the loss in the engine's short format
+    const text = `after ${k} steps: loss ${at.loss}`;
+    $('train-k').setAttribute('aria-valuetext', text);
+    $('train-k-text').textContent = text;
+    showParameters(at);
     $('train-parameters-label').textContent = k === 0 ? 'the parameters before any step' : `the parameters after ${k} step${k === 1 ? '' : 's'}`;
+  }
+
+  // The program's own steps and rate (JSON train_settings; the engine's
+  // defaults before any program read) into the fields.
+  function putSettings(s) {
+    const d = page.defaults();
+    const steps = String(s ? s.steps : d.train_steps), rate = s ? s.learning_rate : d.train_rate;
+    settings = `${steps} ${rate}`;
+    $('train-steps').value = steps;
+    $('train-rate').value = rate;
   }
 
   $('train-run').addEventListener('click', start);
@@ -211,8 +231,7 @@ export function createTrain(page) {
     clear();
     status('');
     $('train-run').disabled = false;
-    $('train-steps').value = DEFAULTS.steps;
-    $('train-rate').value = DEFAULTS.rate;
+    putSettings(shownSettings);
   });
   $('train-k').addEventListener('input', () => {
     if (lookTimer !== null) clearTimeout(lookTimer);
@@ -221,6 +240,15 @@ export function createTrain(page) {
 
   return {
     warm: ensureWorker,
+    // A program read (its JSON train_settings): when its own settings
+    // changed (another program, its `# train it:` line edited), the fields
+    // take them; values typed for the same program stay.
+    // (null: no program read yet; the engine's defaults go in once.)
+    settings(s) {
+      shownSettings = s;
+      const key = s ? `${s.steps} ${s.learning_rate}` : null;
+      if (key === null ? settings === null : key !== settings) putSettings(s);
+    },
     // The program or a choice changed: a training in flight is dropped, a
     // shown one is marked as being of an earlier program.
     programChanged(key) {
