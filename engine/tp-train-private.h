@@ -60,6 +60,7 @@ struct _TpTrain
   TpSourceSpan *spans;          /* per parameter */
   TpSession *replay;            /* the program read again, on demand */
   char *at_text;                /* the last tp_train_parameters_at */
+  char *short_text;             /* the last tp_train_parameters_short_at */
 };
 
 /* Whether x is neither NaN nor infinite. */

@@ -67,6 +67,7 @@ tp_train_free (TpTrain *t)
   tp_free (t->source);
   tp_free (t->spans);
   tp_free (t->at_text);
+  tp_free (t->short_text);
   tp_session_free (t->replay);
   tp_free (t);
 }
@@ -561,6 +562,32 @@ tp_train_parameters_at (TpTrain *t, uint32_t k)
   tp_buf_clear (&out);
   tp_alloc_leave (saved);
   return t->at_text;
+}
+
+const char *
+tp_train_parameters_short_at (TpTrain *t, uint32_t k)
+{
+  TpValuesBudget budget = { TP_VALUES_BUDGET, TP_SUMMARY_BUDGET };
+  const TpAllocator *saved;
+  float **params, **owned = NULL;
+  TpBuf out;
+
+  if (!t->ok || k >= t->n_losses)
+    return NULL;
+  saved = tp_alloc_enter (t->allocator);
+  if (k == t->n_losses - 1 && !t->stopped)
+    params = t->params;
+  else
+    params = owned = params_at (t, k);
+  tp_buf_init (&out);
+  for (uint32_t w = 0; params != NULL && w < t->n_wrt; w++)
+    tp_values_line_short (&out, t->names[w], &t->shapes[w], params[w], &budget);
+  tp_free (t->short_text);
+  t->short_text = params != NULL ? tp_buf_steal (&out) : NULL;
+  free_params (owned, t->n_wrt);
+  tp_buf_clear (&out);
+  tp_alloc_leave (saved);
+  return t->short_text;
 }
 
 /* Byte offset in text of the character at column (1-based) of line

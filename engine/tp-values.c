@@ -3,14 +3,30 @@
 
 #include <string.h>
 
+#include "tp-engine.h"
+
 #define EDGE 3
 #define SUMMARY_MAX 4096
+
+/* One element: Rust Display, or the short format outside the readings. */
+static void
+put_number (TpBuf *out, float value, bool short_format)
+{
+  char text[TP_SHORT_NUMBER_MAX];
+
+  if (!short_format)
+    {
+      tp_buf_f32 (out, value);
+      return;
+    }
+  tp_buf_append (out, text, tp_short_number ((double) value, text));
+}
 
 /* Prints the tensor's nested lists; when summarise is set, an axis longer
  * than 2 * EDGE shows its first and last EDGE entries around "...". */
 static void
 put_nested (TpBuf *out, const float *data, const TpShape *shape,
-            bool summarise)
+            bool summarise, bool short_format)
 {
   uint32_t rank = shape->rank;
   uint32_t idx[TP_MAX_RANK];
@@ -55,7 +71,7 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
         size_t at = 0;
         for (uint32_t d = 0; d < rank; d++)
           at += idx[d] * stride[d];
-        tp_buf_f32 (out, data[at]);
+        put_number (out, data[at], short_format);
       }
       idx[depth]++;
       if (summarise && n > 2 * EDGE && idx[depth] == EDGE)
@@ -66,21 +82,21 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
     }
 }
 
-void
-tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
-                      TpValuesBudget *budget)
+static void
+put_tensor (TpBuf *out, const float *data, const TpShape *shape,
+            TpValuesBudget *budget, bool short_format)
 {
   uint64_t volume = tp_shape_volume (shape), shown = 1;
 
   if (shape->rank == 0)
     {
-      tp_buf_f32 (out, data[0]);
+      put_number (out, data[0], short_format);
       return;
     }
   if (volume <= budget->full)
     {
       budget->full -= volume;
-      put_nested (out, data, shape, false);
+      put_nested (out, data, shape, false, short_format);
       return;
     }
   for (uint32_t d = 0; d < shape->rank; d++)
@@ -90,7 +106,7 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
   if (shown <= SUMMARY_MAX && shown <= budget->summary)
     {
       budget->summary -= shown;
-      put_nested (out, data, shape, true);
+      put_nested (out, data, shape, true, short_format);
       return;
     }
   tp_buf_puts (out, "(");
@@ -98,6 +114,30 @@ tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
   tp_buf_puts (out, " elements, not shown: this reading shows at most ");
   tp_buf_u64 (out, TP_VALUES_BUDGET);
   tp_buf_puts (out, " in full)");
+}
+
+void
+tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
+                      TpValuesBudget *budget)
+{
+  put_tensor (out, data, shape, budget, false);
+}
+
+void
+tp_values_line_short (TpBuf *out, const char *name, const TpShape *shape,
+                      const float *data, TpValuesBudget *budget)
+{
+  size_t mark = out->len;
+
+  tp_buf_puts (out, name);
+  tp_buf_pad_from (out, mark, 12);
+  tp_buf_putc (out, ' ');
+  mark = out->len;
+  tp_buf_shape (out, shape);
+  tp_buf_pad_from (out, mark, 10);
+  tp_buf_putc (out, ' ');
+  put_tensor (out, data, shape, budget, true);
+  tp_buf_putc (out, '\n');
 }
 
 void

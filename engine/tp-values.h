@@ -49,6 +49,11 @@ void tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
                      TpValuesBudget *budget, TpMap *map, TpNode node,
                      TpNode value_node);
 
+/* tp_values_line's layout with every number in the short format
+ * (tp_short_number), for numbers shown outside the readings; no map. */
+void tp_values_line_short (TpBuf *out, const char *name, const TpShape *shape,
+                           const float *data, TpValuesBudget *budget);
+
 /* One line per statement: format!("{:<12} {:<10} {}", name, shape, value
  * of the name's last assignment), mapped into map (NULL for none): the
  * line stands for the statement's node, its value token for the node the

@@ -7,7 +7,7 @@
  * in a session of its own and calls tp_session_train; the TpTrain it
  * gives is kept (behind a lock: looking at a step and applying run in
  * threads too) until the next Run or Reset.  Looking at step K asks it
- * for the parameters after K steps (tp_train_parameters_at: no new
+ * for the parameters after K steps (tp_train_parameters_short_at: no new
  * training); Apply asks it for the program with them written in
  * (tp_train_apply) and puts that text in the editor as one undoable
  * edit.  The heading is the engine's sentence (tp_train_summary), the
@@ -166,7 +166,8 @@ tp_train_job_run (GTask        *task,
       job->ok = TRUE;
       job->summary = g_strdup (tp_train_summary (train));
       job->losses = g_memdup2 (losses, sizeof (float) * job->n_losses);
-      job->parameters = g_strdup (tp_train_parameters (train));
+      /* outside the readings: the short number format */
+      job->parameters = g_strdup (tp_train_parameters_short_at (train, (uint32_t) job->n_losses - 1));
       job->stopped = tp_train_stopped (train, &step, &node);
       job->stop_node = node;
       if (tp_train_chart (train, &chart))
@@ -245,7 +246,7 @@ tp_ask_job_run (GTask        *task,
       tp_string_free (text);
     }
   else
-    job->text = g_strdup (tp_train_parameters_at (job->trained->train, job->k));
+    job->text = g_strdup (tp_train_parameters_short_at (job->trained->train, job->k));
   g_mutex_unlock (&job->trained->lock);
   tp_priority_restore_thread (priority);
   g_task_return_boolean (task, TRUE);

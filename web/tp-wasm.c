@@ -452,12 +452,13 @@ tp_wasm_short_number (double value)
   return text;
 }
 
-/* The parameters after k steps of the last training, as values lines;
- * "" when there is none. */
+/* The parameters after k steps of the last training, as values lines in
+ * the short number format (shown outside the readings); "" when there is
+ * none. */
 EMSCRIPTEN_KEEPALIVE const char *
 tp_wasm_train_at (unsigned k)
 {
-  const char *text = train != NULL ? tp_train_parameters_at (train, k) : NULL;
+  const char *text = train != NULL ? tp_train_parameters_short_at (train, k) : NULL;
 
   return text != NULL ? text : "";
 }

@@ -652,6 +652,11 @@ uint32_t       tp_train_steps_run    (const TpTrain *train);
  * next call on this training; NULL when k is out of range or memory
  * runs out. */
 const char    *tp_train_parameters_at (TpTrain *train, uint32_t k);
+/* The same lines with every number in the short format (tp_short_number:
+ * "0.182", "-2.5e19"), what a front end shows of the parameters outside
+ * the readings; k may be the last step too.  Borrowed until the next
+ * call of this function on this training; NULL as above. */
+const char    *tp_train_parameters_short_at (TpTrain *train, uint32_t k);
 /* The program's text with each parameter's initial value replaced by its
  * value after k steps, written as a literal (docs/language.md, train), so
  * that reading it again shows what the trained program computes.  The

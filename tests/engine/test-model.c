@@ -295,6 +295,57 @@ test_trajectory (void)
                     "0.25");
 }
 
+/* Each number of a values line in the short format. */
+static gboolean
+shorten (const GMatchInfo *match, GString *out, gpointer data)
+{
+  g_autofree char *number = g_match_info_fetch (match, 0);
+  char text[TP_SHORT_NUMBER_MAX];
+
+  (void) data;
+  tp_short_number (g_ascii_strtod (number, NULL), text);
+  g_string_append (out, text);
+  return FALSE;
+}
+
+/* The parameters after k steps in the short format: the values lines of
+ * tp_train_parameters_at, each number written by tp_short_number; a
+ * blown-up training's numbers stay short ("-2.5e19", never twenty
+ * digits), the last step included. */
+static void
+check_short_parameters (const char *src, uint32_t steps, const char *rate)
+{
+  TpTrain *t = train (src, steps, rate);
+  GRegex *number = g_regex_new ("(?<![A-Za-z_0-9.])-?(?:inf|NaN|[0-9][0-9.]*(?:e[-+]?[0-9]+)?)",
+                                0, 0, NULL);
+
+  for (uint32_t k = 0; k <= tp_train_steps_run (t); k++)
+    {
+      g_autofree char *plain = g_strdup (tp_train_parameters_at (t, k));
+      g_autofree char *want = g_regex_replace_eval (number, plain, -1, 0, 0, shorten, NULL, NULL);
+      const char *got = tp_train_parameters_short_at (t, k);
+      g_auto (GStrv) words = NULL;
+
+      g_assert_nonnull (got);
+      g_assert_cmpstr (got, ==, want);
+      words = g_strsplit_set (got, " [],\n", -1);
+      for (char **w = words; *w != NULL; w++)
+        g_assert_cmpuint (strlen (*w), <=, 8);
+    }
+  g_assert_null (tp_train_parameters_short_at (t, tp_train_steps_run (t) + 1));
+  g_regex_unref (number);
+  tp_train_free (t);
+}
+
+static void
+test_short_parameters (void)
+{
+  check_short_parameters ("w = parameter [3, 2]\nx = input [4, 3]\n"
+                          "loss = sum(tanh(x @ w) * tanh(x @ w))\n", 4, "0.3");
+  /* the README sample at rate 5: w grows 25-fold a step, past 1e19 */
+  check_short_parameters (readme, 14, "5");
+}
+
 /* The trained parameters written back: the program reads again with them
  * as literals, and its loss is the training's at that step. */
 static void
@@ -477,6 +528,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/model/settings", test_settings);
   g_test_add_func ("/topos/model/trajectory", test_trajectory);
   g_test_add_func ("/topos/model/apply", test_apply);
+  g_test_add_func ("/topos/model/short-parameters", test_short_parameters);
   g_test_add_func ("/topos/model/summary", test_summary);
   g_test_add_func ("/topos/model/dot-kernels", test_dot_kernels);
   g_test_add_func ("/topos/model/dot-tangent", test_dot_tangent);

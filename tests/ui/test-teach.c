@@ -455,14 +455,15 @@ teach_train (void)
   g_assert_cmpuint (n_shown, ==, 21);
   g_assert_true (memcmp (shown, expected, n_expected * sizeof (float)) == 0);
   g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                   tp_train_parameters (train));
+                   tp_train_parameters_short_at (train, 20));
 
   /* the heading is the engine's sentence */
   g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_message (panel)), ==, tp_train_summary (train));
 
   /* looking at step 7: the loss there (the engine's short number) and
-   * the parameters after 7 steps, which the training gives
-   * (tp_train_parameters_at), the same as a training of 7 steps */
+   * the parameters after 7 steps, which the training gives in the short
+   * format (tp_train_parameters_short_at), the same as a training of 7
+   * steps */
   {
     TpTrain *seven = tp_session_train (session, 7, "0.05", strlen ("0.05"));
     char loss[TP_SHORT_NUMBER_MAX];
@@ -472,9 +473,9 @@ teach_train (void)
     gtk_range_set_value (tp_teach_panel_get_train_scrubber (panel), 7);
     g_assert_true (tp_test_wait_until (training_done, panel, 30));
     g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                     tp_train_parameters_at (train, 7));
+                     tp_train_parameters_short_at (train, 7));
     g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                     tp_train_parameters (seven));
+                     tp_train_parameters_short_at (seven, 7));
     at = g_strdup_printf ("after 7 steps: loss %s", loss);
     g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), ==, at);
     tp_train_free (seven);

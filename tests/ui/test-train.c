@@ -208,7 +208,7 @@ train_look_by_click (void)
       at = g_strdup_printf ("after %u steps: loss %s", k, loss);
       g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_at (panel)), ==, at);
       g_assert_cmpstr (gtk_label_get_label (tp_teach_panel_get_train_parameters (panel)), ==,
-                       tp_train_parameters_at (train, k));
+                       tp_train_parameters_short_at (train, k));
     }
   tp_train_free (train);
   tp_session_free (session);

@@ -51,7 +51,10 @@ export async function loadEngine(dir) {
       const p = m._tp_wasm_short_number(Math.fround(value));
       return decoder.decode(m.HEAPU8.subarray(p, m.HEAPU8.indexOf(0, p)));
     },
-    // Trains on the program of the last read: { ran, json, reading, svg, parameters }.
+    // Trains on the program of the last read: { ran, json, reading, svg,
+    // parameters (the reading's lines), shown (the parameters after the
+    // last step in the short number format, what a front end shows:
+    // tp_wasm_train_at) }.
     train(steps, rate) {
       const r = encoder.encode(String(rate));
       const pr = put(r);
@@ -61,7 +64,10 @@ export async function loadEngine(dir) {
           const ptr = m._tp_wasm_train_text(k), len = m._tp_wasm_train_length(k);
           return decoder.decode(m.HEAPU8.subarray(ptr, ptr + len));
         };
-        return { ran, json: text(0), reading: text(1), svg: text(2), parameters: text(3) };
+        const losses = ran === 1 ? JSON.parse(text(0)).losses.length : 0;
+        const at = losses > 0 ? m._tp_wasm_train_at(losses - 1) : 0;
+        const shown = at ? decoder.decode(m.HEAPU8.subarray(at, m.HEAPU8.indexOf(0, at))) : '';
+        return { ran, json: text(0), reading: text(1), svg: text(2), parameters: text(3), shown };
       } finally {
         m._free(pr);
       }

@@ -250,13 +250,24 @@ function train(request) {
     if (ran < 0) return { ran, error: 'the page ran out of memory' };
     const json = JSON.parse(trainText(0));
     if (ran === 1) trainedId = request.id;
-    // The parameters' element texts as the engine wrote them (grid.js).
-    const exact = parseExact(trainText(0))?.parameters ?? null;
     const last = ran === 1 ? json.losses.length - 1 : -1;
-    return { ran, json, svg: trainText(2), parameters: trainText(3), exact, loss: last >= 0 ? shortNumber(json.losses[last]) : null, error: json.error ?? null };
+    // The parameters outside the readings: the engine's lines in the
+    // short number format (tp_train_parameters_short_at), and for the
+    // grid (grid.js) each element of the train JSON in that format too.
+    const exact = shortTensors(parseExact(trainText(0))?.parameters ?? null);
+    const parameters = last >= 0 ? cString(engine._tp_wasm_train_at(last)) : trainText(3);
+    return { ran, json, svg: trainText(2), parameters, exact, loss: last >= 0 ? shortNumber(json.losses[last]) : null, error: json.error ?? null };
   } finally {
     engine._free(pr);
   }
+}
+// {name: {shape, data: [element texts]}} with each element in the short
+// format; null stays null.
+function shortTensors(tensors) {
+  if (!tensors) return null;
+  const number = (x) => (typeof x === 'string' && /^-?[0-9]/.test(x) ? Number(x) : x);
+  return Object.fromEntries(Object.entries(tensors).map(([name, value]) =>
+    [name, { ...value, data: Array.isArray(value?.data) ? value.data.map((x) => shortNumber(number(x))) : value?.data }]));
 }
 function trainText(k) {
   const ptr = engine._tp_wasm_train_text(k);
