@@ -265,6 +265,26 @@ tp_session_build_dot_kernels (TpSession *s)
   return s->dot_kernels != NULL;
 }
 
+const char *
+tp_session_dot_kernels (const TpSession *cs)
+{
+  TpSession *s = (TpSession *) cs;
+
+  if (!tp_session_need (s, TP_STAGE_DOT_KERNELS) || s->dot_kernels == NULL)
+    return "";
+  return s->dot_kernels;
+}
+
+const char *
+tp_session_dot_tangent (const TpSession *cs)
+{
+  TpSession *s = (TpSession *) cs;
+
+  if (!tp_session_need (s, TP_STAGE_DOT_TANGENT) || s->dot_tangent == NULL)
+    return "";
+  return s->dot_tangent;
+}
+
 /* The picture with forward mode's tangent nodes as a third band; none
  * without a parameter or when a limit stopped the tangent tape. */
 bool

@@ -685,26 +685,6 @@ tp_session_reading (const TpSession *cs, TpReading which)
   return s->readings[which];
 }
 
-const char *
-tp_session_dot_kernels (const TpSession *cs)
-{
-  TpSession *s = (TpSession *) cs;
-
-  if (!tp_session_need (s, TP_STAGE_DOT_KERNELS) || s->dot_kernels == NULL)
-    return "";
-  return s->dot_kernels;
-}
-
-const char *
-tp_session_dot_tangent (const TpSession *cs)
-{
-  TpSession *s = (TpSession *) cs;
-
-  if (!tp_session_need (s, TP_STAGE_DOT_TANGENT) || s->dot_tangent == NULL)
-    return "";
-  return s->dot_tangent;
-}
-
 size_t
 tp_session_reading_length (const TpSession *cs, TpReading which)
 {
