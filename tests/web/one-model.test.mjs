@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { pageSuite, ready } from './browser.mjs';
+import { editorText, pageSuite, ready } from './browser.mjs';
 import { unmet } from './prereq.mjs';
 
 const s = pageSuite();
@@ -138,6 +138,72 @@ test('a picture node\'s card: the engine\'s display name and its numbers short',
   const m = /^value: 2 elements, from (\S+) to (\S+)$/.exec(row ?? '');
   assert.ok(m, `the card has the value's range (${row})`);
   for (const v of m.slice(1)) assert.match(v, /^\d(\.\d)?e\d+$/, `${v}: the short format`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The names beside the tape (issue 24): each spec, derivative and plan
+// line that stands for a node has the engine's display name beside it,
+// drawn by the style sheet, so the reading's text stays the engine's.
+test('names beside the tape: the engine\'s display names beside the spec, derivative and plan lines, outside the text', { skip }, async () => {
+  const program = s.sample('mlp');
+  const want = nativeJson(program, '--json=display_names,spec,derivative,plan');
+  const page = await open('spec', program);
+  for (const tab of ['spec', 'derivative', 'plan']) {
+    await page.click(`#tab-${tab}`);
+    await ready(page);
+    assert.equal(await page.textContent(`[data-reading="${tab}"]`), want[tab], `${tab}: the text is the engine's`);
+    const lines = await page.$$eval(`[data-reading="${tab}"] > span`, (spans) => spans.map((sp) => ({
+      name: sp.dataset.name,
+      node: sp.querySelector('.ir-line')?.dataset.node ?? null,
+      shown: getComputedStyle(sp, '::before').content,
+    })));
+    assert.ok(lines.length > 10);
+    let named = 0;
+    for (const l of lines) {
+      const name = l.node === null ? '' : (want.display_names[Number(l.node)] ?? '');
+      assert.equal(l.name, name.length > 16 ? [...name].slice(0, 15).join('') + '…' : name, `${tab}: node ${l.node}`);
+      if (name) {
+        named++;
+        assert.equal(l.shown, JSON.stringify(l.name), `${tab}: node ${l.node}'s name is drawn`);
+      }
+    }
+    assert.ok(named >= 5, `${tab}: the statements are named`);
+  }
+  await page.click('#tab-spec');
+  await page.screenshot({ path: join(s.shots, 'model-names.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Apply (issue 24): the parameters after the step looked at, written into
+// the program by the engine (tp_train_apply), go into the editor as one
+// edit; the readings are then the new program's (XOR's predictions), and
+// Ctrl+Z takes the edit back whole.
+test('apply to the program: the trained XOR written in by the engine, read again; Ctrl+Z takes it back', { skip }, async () => {
+  const program = s.sample('xor');
+  const page = await open('train', program);
+  await page.click('#train-run');
+  await page.waitForSelector('#train-curve svg', { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#train-parameters').textContent !== '');
+  await page.click('#train-apply');
+  await page.waitForFunction(() => document.querySelector('#train-status').textContent.startsWith('the parameters after '));
+  const applied = await editorText(page);
+  assert.notEqual(applied, program, 'the program changed');
+  assert.match(await page.textContent('#train-status'), /^the parameters after 1000 steps are in the program: Ctrl\+Z takes them back$/);
+  await ready(page);
+  await page.click('#tab-values');
+  await ready(page);
+  const values = execFileSync(topos, ['--reading', 'values', '-'], { input: applied, encoding: 'utf8' });
+  assert.equal(await page.textContent('[data-reading="values"]'), values, 'the values are the applied program\'s');
+  // XOR learned: the predictions round to 0, 1, 1, 0
+  const prediction = nativeJson(applied, '--json=tensors').tensors.prediction.data;
+  assert.deepEqual(prediction.map((v) => Math.round(v)), [0, 1, 1, 0], 'XOR: 0, 1, 1, 0');
+  await page.click('#tab-train');
+  await page.screenshot({ path: join(s.shots, 'model-apply.png') });
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+z');
+  assert.equal(await editorText(page), program, 'Ctrl+Z: the program as it was');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -52,6 +52,9 @@
 // in:  {id: "grade-N", regrade: {of: read id, text, answers, flags}}
 // out: {id, grade} or {id, gone: true}: the shown read graded again (an
 //      answer changed; flags 0 for "Train and check"), no compile
+// in:  {id, trainApply: {of: the training's id, k}}  out: {id, applied: the program with
+//      the parameters after k steps written in (tp_wasm_train_apply), or why: the engine's
+//      reason} or {id, gone: true} (train.js)
 // in:  {id: "tstep-N", tangentStep: {of: read id, k}}  out: {id, text} or {id, gone: true}:
 //      tangent step k's sentence, for a step whose forward.steps text is null (forward.js)
 // in:  {id: "pass-N", pass: {of: read id, reading: optimized|fusion|forward|jax}}
@@ -419,6 +422,15 @@ self.onmessage = async (event) => {
       self.postMessage({ id: request.id, train: train(request) });
       return;
     }
+    if (request.trainApply) {   // {of: the training's id, k}: the program with them written in
+      const { of, k } = request.trainApply;
+      if (trainedId !== of) self.postMessage({ id: request.id, gone: true });
+      else {
+        const text = cString(engine._tp_wasm_train_apply(k));
+        self.postMessage({ id: request.id, applied: text || null, why: text ? null : cString(engine._tp_wasm_train_why()) });
+      }
+      return;
+    }
     if (request.trainAt) {   // {of: the training's id, k, losses: [its loss at k]}
       const { of, k, loss } = request.trainAt;
       if (trainedId !== of) self.postMessage({ id: request.id, gone: true });
@@ -446,8 +458,9 @@ self.onmessage = async (event) => {
     // Or with forward mode's tangent nodes as a third band (null without
     // a parameter: the plain picture).
     else if (request.tangents && status === 0) result.dot = jsonMembers(DOT_TANGENT_MEMBER).dot_tangent ?? result.dot;
-    const html = {}, long = {}, transfer = [];
+    const html = {}, long = {}, gutter = {}, transfer = [];
     for (const [r, prep] of Object.entries(preps)) {
+      gutter[r] = prep.gutter;
       if (prep.all.length <= LONG_LINES) {
         html[r] = linesHtml(prep);
       } else {
@@ -467,7 +480,7 @@ self.onmessage = async (event) => {
     for (const r of ['spec', 'derivative', 'plan', 'stablehlo', 'values', 'dot', 'summary'])
       self.postMessage({ id: request.id, part: r, text: result[r] });
     self.postMessage({
-      id: request.id, status, html, long,
+      id: request.id, status, html, long, gutter,
       names, sources, target: result.target, targetNode: result.target_node ?? null, observe: result.observe,
       diagnostics: result.diagnostics, grade: lessonGrade,
       // what the pass panes and controls show (passes.js)

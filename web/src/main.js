@@ -185,6 +185,13 @@ page.teach = createTeach({
   stepFacts: (of, k, node, elements) => askEngine('step', { step: { of, k, node, elements } }).then((m) => (m.gone ? null : m)),
   // The engine's defaults (JSON defaults), once it is loaded.
   defaults: () => page.defaults,
+  // A program the training wrote (its parameters as literals) into the
+  // editor: one transaction, so Ctrl+Z takes it back whole.
+  applyProgram: (text) => {
+    const v = page.view;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text }, userEvent: 'input.train' });
+    v.focus();
+  },
 });
 // The passes' panes and choices (passes.js, forward.js).
 page.passes = createPasses();

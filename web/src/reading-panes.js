@@ -103,6 +103,10 @@ function takeLong(chars) {
 function putReading(r, msg, now = false) {
   const el = readingEl(r);
   panes.plainQueue.delete(el);
+  // the names' column (readings.js): its width, in characters
+  const gutter = msg.gutter?.[r] ?? 0;
+  el.classList.toggle('named', gutter > 0);
+  el.style.setProperty('--names', `${gutter + 1}ch`);
   const long = msg.long?.[r];
   if (long && !now && !takeLong(msg.text[r].length)) {
     queueWork(el, () => {

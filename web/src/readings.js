@@ -235,7 +235,9 @@ export function foldChunks(rest) {
 // (the results); counts: a node's element count, or undefined (for folded
 // lines).
 // map: a flat map (flatMap, or the engine worker's tp_wasm_map).
-export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [], shapes = [], exact = new Map() } = {}) {
+// names: per node its display name (the JSON's display_names), for the
+// names beside the lines (spec, derivative, plan), or null for none.
+export function prepareReading(text, map, kind, { derivedFrom = null, marks = new Set(), counts = [], shapes = [], exact = new Map(), names = null } = {}) {
   const all = text.split('\n');
   const trailing = all.length > 0 && all[all.length - 1] === '';
   if (trailing) all.pop();
@@ -248,10 +250,30 @@ export function prepareReading(text, map, kind, { derivedFrom = null, marks = ne
     while (r < nRefs && refs[5 * r] < i) r++;
     refsAt[i] = r;
   }
+  // The names' column: as wide as the longest name a line stands for, at
+  // most NAMES_MAX_CHARS (as the desktop's gutter, ui/tp-text-names.c).
+  let gutter = 0;
+  if (names) {
+    const lines = map.lines;
+    for (let i = 0; i < all.length && 2 * i < lines.length; i++) {
+      const node = lines[2 * i];
+      const name = node >= 0 ? names[node] : null;
+      if (name) gutter = Math.max(gutter, Math.min([...name].length, NAMES_MAX_CHARS));
+    }
+  }
   return {
     all, trailing, map, refsAt, kind, derivedFrom, marks, counts, shapes, exact,
+    names: gutter > 0 ? names : null, gutter,
     classes: TOKEN_CLASSES[kind], ascii: utf8.encode(text).length === text.length,
   };
+}
+const NAMES_MAX_CHARS = 16;
+// The name beside a line: the node's display name, cut to the column.
+function lineName(prep, node) {
+  const name = node === null ? null : prep.names[node];
+  if (!name) return '';
+  const chars = [...name];
+  return chars.length > NAMES_MAX_CHARS ? chars.slice(0, NAMES_MAX_CHARS - 1).join('') + '…' : name;
 }
 
 // A reading's map as numbers: lines, per line its node (-1 for none) and
@@ -300,11 +322,14 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
     const at = () => lineStart(prep, i);
     const n = lineNode(prep, i), node = n < 0 ? null : n, role = lineRole(prep, i);
     const nl = i < all.length - 1 || prep.trailing ? '\n' : '';
+    // the name beside the line, drawn by the style sheet (::before): not
+    // in the text, so copying gives the engine's reading
+    const open = prep.names ? `<span data-name="${escapeHtml(lineName(prep, node))}">` : '<span>';
     if (node === null) {
       const html = lineHtml(line, map, refsAt[i], refsAt[i + 1], kind === 'stablehlo' && role !== 'divider' && role !== 'footer' && role !== 'note' ? STABLEHLO_FRAME : REFERENCES, ascii, null, at);
-      if (role === 'divider') out.push(`<span><span class="ir-divider">${html}</span>${nl}</span>`);
-      else if (role === 'footer' || role === 'note') out.push(`<span><span class="ir-summary">${html}</span>${nl}</span>`);
-      else out.push(`<span>${html}${nl}</span>`);
+      if (role === 'divider') out.push(`${open}<span class="ir-divider">${html}</span>${nl}</span>`);
+      else if (role === 'footer' || role === 'note') out.push(`${open}<span class="ir-summary">${html}</span>${nl}</span>`);
+      else out.push(`${open}${html}${nl}</span>`);
       continue;
     }
     let cls = 'ir-line';
@@ -316,7 +341,7 @@ export function linesHtml(prep, from = 0, to = prep.all.length) {
       out.push(`<span><span class="${cls} grid-line" data-node="${node}">${grid}</span><span class="grid-nl">${nl}</span></span>`);
       continue;
     }
-    out.push(`<span><span class="${cls}" data-node="${node}">${lineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null, at)}</span>${nl}</span>`);
+    out.push(`${open}<span class="${cls}" data-node="${node}">${lineHtml(line, map, refsAt[i], refsAt[i + 1], classes, ascii, counts[node] ?? null, at)}</span>${nl}</span>`);
   }
   return out;
 }
@@ -333,14 +358,16 @@ export function prepareReadings(result, maps = null, exact = new Map()) {
   // how many it folds).
   // The values reading lays tensors out by their shapes.
   const counts = [], shapes = [];
+  // the names beside the spec's, derivative's and plan's lines
+  const names = result.display_names || null;
   for (const n of result.nodes || []) {
     counts[n.node] = (n.shape || []).reduce((a, d) => a * d, 1);
     shapes[n.node] = n.shape || [];
   }
   return {
-    spec: prepareReading(result.spec, map.spec, 'listing', { counts }),
-    derivative: prepareReading(result.derivative, map.derivative, 'listing', { counts }),
-    plan: prepareReading(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts }),
+    spec: prepareReading(result.spec, map.spec, 'listing', { counts, names }),
+    derivative: prepareReading(result.derivative, map.derivative, 'listing', { counts, names }),
+    plan: prepareReading(result.plan, map.plan, 'listing', { derivedFrom: result.spec_nodes ?? null, marks, counts, names }),
     stablehlo: prepareReading(result.stablehlo, map.stablehlo, 'stablehlo', { counts }),
     values: prepareReading(result.values, map.values, 'values', { counts, shapes, exact }),
   };

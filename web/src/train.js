@@ -223,7 +223,23 @@ export function createTrain(page) {
     $('train-rate').value = rate;
   }
 
+  // Apply: the engine writes the program again with the parameters after
+  // the step looked at as literals (tp_wasm_train_apply); it goes into the
+  // editor as one edit, which Ctrl+Z takes back, and reads.
+  async function apply() {
+    if (!run) return;
+    const mine = run, k = Number($('train-k').value);
+    const answer = await ask({ trainApply: { of: mine.id, k } });
+    if (answer.cancelled || run !== mine) return;
+    if (answer.gone) { fail('the training is gone (the page restarted its engine): run it again'); return; }
+    if (answer.fatal || !answer.applied) { fail(`cannot apply: ${answer.fatal || answer.why}`); return; }
+    fail('');
+    page.applyProgram(answer.applied);
+    status(`the parameters after ${k} step${k === 1 ? '' : 's'} are in the program: Ctrl+Z takes them back`);
+  }
+
   $('train-run').addEventListener('click', start);
+  $('train-apply').addEventListener('click', apply);
   for (const id of ['train-steps', 'train-rate'])
     $(id).addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); start(); } });
   $('train-reset').addEventListener('click', () => {
