@@ -75,26 +75,42 @@ tp_buf_pad_from (TpBuf *buf, size_t mark, size_t width)
 void
 tp_buf_u64 (TpBuf *buf, uint64_t value)
 {
+  static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
   char tmp[24];
-  size_t n = 0;
+  char *end = tmp + sizeof tmp, *p = end;
 
-  do
+  if (value < 10)
     {
-      tmp[sizeof tmp - 1 - n] = (char) ('0' + value % 10);
-      value /= 10;
-      n++;
+      tp_buf_putc (buf, (char) ('0' + value));
+      return;
     }
-  while (value != 0);
-  tp_buf_append (buf, tmp + sizeof tmp - n, n);
+  while (value >= 100)
+    {
+      p -= 2;
+      memcpy (p, pairs + 2 * (value % 100), 2);
+      value /= 100;
+    }
+  if (value >= 10)
+    {
+      p -= 2;
+      memcpy (p, pairs + 2 * value, 2);
+    }
+  else
+    *--p = (char) ('0' + value);
+  tp_buf_append (buf, p, (size_t) (end - p));
 }
 
+/* Formatted in place: the room for the longest, then the text's length. */
 void
 tp_buf_f32 (TpBuf *buf, float value)
 {
-  char tmp[TP_FMT_F32_MAX];
-  size_t n = tp_fmt_f32_display (value, tmp);
-
-  tp_buf_append (buf, tmp, n);
+  if ((buf->failed || buf->cap - buf->len <= TP_FMT_F32_MAX)
+      && !tp_buf_reserve (buf, TP_FMT_F32_MAX))
+    return;
+  buf->len += tp_fmt_f32_display (value, buf->data + buf->len);
 }
 
 void

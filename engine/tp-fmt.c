@@ -205,10 +205,59 @@ scaled_floor (uint32_t n, int e2, int q, bool *exact)
     }
   else
     {
-      *exact = q <= 11 && n % tp_pow5[q][1] == 0;
+      /* n < 2^27 and 5^11 < 2^32: a 32-bit remainder */
+      *exact = q <= 11 && (uint32_t) n % (uint32_t) tp_pow5[q][1] == 0;
       mul_32x128 (n, tp_inv5[q], p);
       return shift_right_192 (p, tp_inv5_shift[q] - (e2 - q));
     }
+}
+
+/* A product n * f for n < 2^27 and f < 2^64 as top * 2^32 + low, in
+ * 64-bit words only (top < 2^60). */
+typedef struct
+{
+  uint64_t top;
+  uint32_t low;
+} Wide;
+
+static inline Wide
+wide_mul (uint32_t n, uint64_t f)
+{
+  uint64_t lo = (uint64_t) n * (f & 0xffffffffu);
+  Wide r = { (uint64_t) n * (f >> 32) + (lo >> 32), (uint32_t) lo };
+
+  return r;
+}
+
+static inline Wide
+wide_add (Wide x, Wide y)
+{
+  uint64_t low = (uint64_t) x.low + y.low;
+  Wide r = { x.top + y.top + (low >> 32), (uint32_t) low };
+
+  return r;
+}
+
+static inline Wide
+wide_sub (Wide x, Wide y)
+{
+  Wide r = { x.top - y.top - (x.low < y.low), x.low - y.low };
+
+  return r;
+}
+
+/* floor (x / 2^s) for 0 < s <= 60, known to fit in 64 bits; *exact tells
+ * whether nothing was cut off. */
+static inline uint64_t
+wide_shift (Wide x, int s, bool *exact)
+{
+  if (s < 32)
+    {
+      *exact = (x.low & ((UINT32_C (1) << s) - 1)) == 0;
+      return (x.top << (32 - s)) | (x.low >> s);
+    }
+  *exact = x.low == 0 && (x.top & ((UINT64_C (1) << (s - 32)) - 1)) == 0;
+  return x.top >> (s - 32);
 }
 
 /* The shortest decimal digits * 10^*exp10 that reads back as the finite,
@@ -233,12 +282,28 @@ shortest_digits (uint32_t be, uint32_t frac, int *exp10)
   bool inclusive = (m & 1) == 0;
   int q = floor_log10_pow2 (e2) - 1;
   bool a_exact, c_exact, ignored;
-  uint64_t a = scaled_floor (mm, e2, q, &a_exact);
-  uint64_t b = scaled_floor (mv, e2, q, &ignored);
-  uint64_t c = scaled_floor (mp, e2, q, &c_exact);
+  uint64_t a, b, c;
   uint32_t last = 0;
   uint64_t digits;
 
+  if (q <= 0 && q >= -27 && e2 < q)
+    {
+      /* The common case, numbers from about 1e-26 to 1: the three points
+       * times 5^-q, divided by 2^(q - e2), from one product (5^27 <
+       * 2^63, so (mv + 2) * 5^-q < 2^90). */
+      uint64_t f = tp_pow5[-q][1];
+      Wide v = wide_mul (mv, f);
+
+      a = wide_shift (wide_sub (v, wide_mul (mv - mm, f)), q - e2, &a_exact);
+      b = wide_shift (v, q - e2, &ignored);
+      c = wide_shift (wide_add (v, wide_mul (2, f)), q - e2, &c_exact);
+    }
+  else
+    {
+      a = scaled_floor (mm, e2, q, &a_exact);
+      b = scaled_floor (mv, e2, q, &ignored);
+      c = scaled_floor (mp, e2, q, &c_exact);
+    }
   /* The scaled interval is at least 30 units wide (10^(q+1) <= 2^e2 and
    * mp - mm >= 3), so the loop below runs at least once and `last`, the
    * first dropped digit of b, is always set. */
@@ -246,6 +311,18 @@ shortest_digits (uint32_t be, uint32_t frac, int *exp10)
     c--;
   a_exact = a_exact && inclusive;
 
+  /* Two digits at a time while two can go: the same steps as the loop
+   * below, taken in pairs (c / 100 > a / 100 implies c / 10 > a / 10
+   * both before and after one digit is dropped). */
+  while (c / 100 > a / 100)
+    {
+      a_exact = a_exact && a % 100 == 0;
+      last = (uint32_t) (b % 100) / 10;
+      a /= 100;
+      b /= 100;
+      c /= 100;
+      q += 2;
+    }
   while (c / 10 > a / 10)
     {
       a_exact = a_exact && a % 10 == 0;
@@ -312,16 +389,32 @@ write_special (const char *text, char *buf)
   return n;
 }
 
+/* n zeros at o, written eight at a time (up to seven more after them,
+ * which the caller's next bytes overwrite or leave past the end). */
+static inline void
+put_zeros (char *o, int n)
+{
+  for (int z = 0; z < n; z += 8)
+    memcpy (o + z, "00000000", 8);
+}
+
 /* Shared tail of Display and Debug: x as positional decimal or, for Debug
  * outside [1e-4, 1e16), as d.ddde-N.  Mirrors Rust's digits_to_dec_str and
- * digits_to_exp_str: with `debug` a whole number gets ".0". */
+ * digits_to_exp_str: with `debug` a whole number gets ".0".
+ *
+ * The digits (at most 9) are copied 16 bytes at a time and zeros 8 at a
+ * time, whatever their count: fixed-size copies the compiler writes as a
+ * few moves, never a call.  The longest text is 48 bytes ("-0.", 44
+ * zeros and a digit), so no copy reaches past the TP_FMT_F32_MAX bytes
+ * the caller gives; what lands past the text's end is overwritten by its
+ * NUL or left unread. */
 static size_t
 format_f32 (float x, char *buf, bool debug)
 {
   uint32_t bits;
   uint32_t be, frac;
   char *o = buf;
-  char tmp[16];
+  char tmp[32];                 /* the digits end at tmp + 16 */
   char *d;
   size_t n;
   int exp10, k;
@@ -343,8 +436,9 @@ format_f32 (float x, char *buf, bool debug)
       return (size_t) (o - buf) + (debug ? 3 : 1);
     }
 
-  d = write_digits (shortest_digits (be, frac, &exp10), tmp + sizeof tmp);
-  n = (size_t) (tmp + sizeof tmp - d);
+  memset (tmp + 16, '0', 16);
+  d = write_digits (shortest_digits (be, frac, &exp10), tmp + 16);
+  n = (size_t) (tmp + 16 - d);
   k = exp10 + (int) n;     /* x = 0.d1d2d3... * 10^k */
 
   /* 0x38d1b717 is 1e-4f and 0x5a0e1bca is 1e16f, compared as magnitudes. */
@@ -357,7 +451,7 @@ format_f32 (float x, char *buf, bool debug)
       if (n > 1)
         {
           *o++ = '.';
-          memcpy (o, d + 1, n - 1);
+          memcpy (o, d + 1, 16);
           o += n - 1;
         }
       *o++ = 'e';
@@ -374,24 +468,24 @@ format_f32 (float x, char *buf, bool debug)
     {
       *o++ = '0';
       *o++ = '.';
-      memset (o, '0', (size_t) -k);
+      put_zeros (o, -k);
       o += -k;
-      memcpy (o, d, n);
+      memcpy (o, d, 16);
       o += n;
     }
   else if ((size_t) k < n)
     {
-      memcpy (o, d, (size_t) k);
+      memcpy (o, d, 16);
       o += k;
       *o++ = '.';
-      memcpy (o, d + k, n - (size_t) k);
+      memcpy (o, d + k, 16);
       o += n - (size_t) k;
     }
   else
     {
-      memcpy (o, d, n);
+      memcpy (o, d, 16);
       o += n;
-      memset (o, '0', (size_t) k - n);
+      put_zeros (o, k - (int) n);
       o += (size_t) k - n;
       if (debug)
         {
