@@ -72,35 +72,41 @@ tp_buf_pad_from (TpBuf *buf, size_t mark, size_t width)
     tp_buf_spaces (buf, width - have);
 }
 
-void
-tp_buf_u64 (TpBuf *buf, uint64_t value)
+size_t
+tp_u64_digits (char *p, uint64_t value)
 {
   static const char pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
-  char tmp[24];
-  char *end = tmp + sizeof tmp, *p = end;
+  size_t n = 1;
+  char *end;
 
-  if (value < 10)
-    {
-      tp_buf_putc (buf, (char) ('0' + value));
-      return;
-    }
+  for (uint64_t v = value; v >= 10; v /= 10)
+    n++;
+  end = p + n;
   while (value >= 100)
     {
-      p -= 2;
-      memcpy (p, pairs + 2 * (value % 100), 2);
+      end -= 2;
+      memcpy (end, pairs + 2 * (value % 100), 2);
       value /= 100;
     }
   if (value >= 10)
-    {
-      p -= 2;
-      memcpy (p, pairs + 2 * value, 2);
-    }
+    memcpy (end - 2, pairs + 2 * value, 2);
   else
-    *--p = (char) ('0' + value);
-  tp_buf_append (buf, p, (size_t) (end - p));
+    end[-1] = (char) ('0' + value);
+  return n;
+}
+
+/* Written in place: the room for the longest, then the digits. */
+void
+tp_buf_u64 (TpBuf *buf, uint64_t value)
+{
+  if ((buf->failed || buf->cap - buf->len <= 20)
+      && !tp_buf_reserve (buf, 20))
+    return;
+  buf->len += tp_u64_digits (buf->data + buf->len, value);
+  buf->data[buf->len] = '\0';
 }
 
 /* Formatted in place: the room for the longest, then the text's length. */

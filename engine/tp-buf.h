@@ -30,6 +30,8 @@ void   tp_buf_spaces    (TpBuf *buf, size_t count);
 /* Pads with spaces until the text since mark is width bytes long. */
 void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
 void   tp_buf_u64       (TpBuf *buf, uint64_t value);
+/* value's decimal digits at p (room for 20, no NUL); returns how many. */
+size_t tp_u64_digits    (char *p, uint64_t value);
 /* A count with its thousands grouped, "2,442,657,804", as messages write
  * big numbers (tp_grouped_number). */
 void   tp_buf_grouped   (TpBuf *buf, uint64_t value);
@@ -48,7 +50,19 @@ tp_buf_append (TpBuf *buf, const char *text, size_t len)
   if ((buf->failed || buf->cap - buf->len <= len)
       && !tp_buf_reserve (buf, len))
     return;
-  memcpy (buf->data + buf->len, text, len);
+#if defined (__wasm__)
+  /* wasm: a call to memcpy (or a memory.copy) costs more than the few
+   * bytes of most tokens; copy those here.  A length known when this is
+   * compiled (a literal's) is left to memcpy, which becomes stores. */
+  if (!__builtin_constant_p (len) && len <= 16)
+    {
+      char *d = buf->data + buf->len;
+      for (size_t k = 0; k < len; k++)
+        d[k] = text[k];
+    }
+  else
+#endif
+    memcpy (buf->data + buf->len, text, len);
   buf->len += len;
   buf->data[buf->len] = '\0';
 }

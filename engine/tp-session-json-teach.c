@@ -8,48 +8,46 @@
 
 #include "tp-json.h"
 
-static size_t
-put_u32 (char *p, uint32_t value)
-{
-  char tmp[10];
-  size_t n = 0;
-
-  do
-    {
-      tmp[n++] = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-  for (size_t k = 0; k < n; k++)
-    p[k] = tmp[n - 1 - k];
-  return n;
-}
-
-static size_t
+static char *
 put_node_or_null (char *p, uint32_t node)
 {
   if (node != TP_MAP_NO_NODE)
-    return put_u32 (p, node);
+    return p + tp_u64_digits (p, node);
   memcpy (p, "null", 4);
-  return 4;
+  return p + 4;
 }
 
-static size_t
-put_str (char *p, const char *text)
+/* n bytes of text at p, a byte at a time: the names here are a few bytes
+ * long, shorter than a call to memcpy costs in wasm. */
+static char *
+put_name (char *p, const char *text, size_t n)
 {
-  size_t n = strlen (text);
-
-  memcpy (p, text, n);
-  return n;
+  for (size_t k = 0; k < n; k++)
+    p[k] = text[k];
+  return p + n;
 }
 
-/* The "map" member: per text reading its lines and refs. */
+#define PUT_LITERAL(p, text) \
+  (memcpy ((p), (text), sizeof (text) - 1), (p) + sizeof (text) - 1)
+
+/* Room for one entry of the map, written in place: the longest is a ref
+ * of three 10-digit numbers, a token name and a node, under 96 bytes. */
+#define MAP_ENTRY_MAX 96
+
+/* The "map" member: per text reading its lines and refs.  A big
+ * program's map has hundreds of thousands of entries, each written
+ * straight into the output. */
 void
 tp_json_write_map (TpJsonWriter *w)
 {
   const TpSession *s = w->s;
   TpBuf *out = w->out;
+  size_t role_len[TP_N_ROLES], token_len[TP_N_TOKENS];
 
+  for (int k = 0; k < TP_N_ROLES; k++)
+    role_len[k] = strlen (tp_session_role_names[k]);
+  for (int k = 0; k < TP_N_TOKENS; k++)
+    token_len[k] = strlen (tp_session_token_names[k]);
   tp_buf_putc (out, '{');
   for (int r = 0; r < TP_MAP_READINGS; r++)
     {
@@ -58,21 +56,24 @@ tp_json_write_map (TpJsonWriter *w)
       uint32_t n_refs = m != NULL ? m->n_refs : 0;
 
       tp_json_key (out, tp_reading_name ((TpReading) r), r == 0);
-      /* Each entry is formatted on the stack and appended once: a big
-       * program's map has hundreds of thousands. */
       tp_buf_puts (out, "{\"lines\":[");
       for (uint32_t k = 0; k < n_lines; k++)
         {
-          char tmp[64];
-          size_t n = 0;
+          const TpMapLineRec *l = &m->lines[k];
+          char *p;
+          if ((out->failed || out->cap - out->len <= MAP_ENTRY_MAX)
+              && !tp_buf_reserve (out, MAP_ENTRY_MAX))
+            return;
+          p = out->data + out->len;
           if (k > 0)
-            tmp[n++] = ',';
-          n += put_str (tmp + n, "{\"node\":");
-          n += put_node_or_null (tmp + n, m->lines[k].node);
-          n += put_str (tmp + n, ",\"role\":\"");
-          n += put_str (tmp + n, tp_session_role_names[m->lines[k].role]);
-          n += put_str (tmp + n, "\"}");
-          tp_buf_append (out, tmp, n);
+            *p++ = ',';
+          p = PUT_LITERAL (p, "{\"node\":");
+          p = put_node_or_null (p, l->node);
+          p = PUT_LITERAL (p, ",\"role\":\"");
+          p = put_name (p, tp_session_role_names[l->role], role_len[l->role]);
+          p = PUT_LITERAL (p, "\"}");
+          *p = '\0';
+          out->len = (size_t) (p - out->data);
           if ((k & 1023) == 0)
             tp_json_drain (w, false);
         }
@@ -80,24 +81,29 @@ tp_json_write_map (TpJsonWriter *w)
       for (uint32_t k = 0; k < n_refs; k++)
         {
           const TpMapRefRec *f = &m->refs[k];
-          char tmp[80];
-          size_t n = 0;
+          char *p;
+          if ((out->failed || out->cap - out->len <= MAP_ENTRY_MAX)
+              && !tp_buf_reserve (out, MAP_ENTRY_MAX))
+            return;
+          p = out->data + out->len;
           if (k > 0)
-            tmp[n++] = ',';
-          tmp[n++] = '[';
-          n += put_u32 (tmp + n, f->line);
-          tmp[n++] = ',';
-          n += put_u32 (tmp + n, f->start);
-          tmp[n++] = ',';
-          n += put_u32 (tmp + n, f->end);
-          tmp[n++] = ',';
-          tmp[n++] = '"';
-          n += put_str (tmp + n, tp_session_token_names[f->klass]);
-          tmp[n++] = '"';
-          tmp[n++] = ',';
-          n += put_node_or_null (tmp + n, f->node);
-          tmp[n++] = ']';
-          tp_buf_append (out, tmp, n);
+            *p++ = ',';
+          *p++ = '[';
+          p += tp_u64_digits (p, f->line);
+          *p++ = ',';
+          p += tp_u64_digits (p, f->start);
+          *p++ = ',';
+          p += tp_u64_digits (p, f->end);
+          *p++ = ',';
+          *p++ = '"';
+          p = put_name (p, tp_session_token_names[f->klass],
+                        token_len[f->klass]);
+          *p++ = '"';
+          *p++ = ',';
+          p = put_node_or_null (p, f->node);
+          *p++ = ']';
+          *p = '\0';
+          out->len = (size_t) (p - out->data);
           if ((k & 1023) == 0)
             tp_json_drain (w, false);
         }

@@ -619,7 +619,7 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   if (member (&w, TP_JSON_MEMORY_SVG))
     {
       const char *svg = tp_session_memory_svg (s);
-      tp_json_string (&out, svg, strlen (svg));
+      tp_json_string (&out, svg, *svg != '\0' ? s->memory_svg_len : 0);
     }
   if (member (&w, TP_JSON_MAP))
     tp_json_write_map (&w);
@@ -668,12 +668,13 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   if (member (&w, TP_JSON_JAX))
     {
       const char *text = tp_session_reading (s, TP_READING_JAX);
-      tp_json_string (&out, text, strlen (text));
+      tp_json_string (&out, text,
+                      tp_session_reading_length (s, TP_READING_JAX));
     }
   if (member (&w, TP_JSON_DOT_KERNELS))
     {
       const char *text = tp_session_dot_kernels (s);
-      tp_json_string (&out, text, strlen (text));
+      tp_json_string (&out, text, *text != '\0' ? s->dot_kernels_len : 0);
     }
   if (member (&w, TP_JSON_DOT_TANGENT))
     {
@@ -681,7 +682,7 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       if (*text == '\0')
         tp_buf_puts (&out, "null");
       else
-        tp_json_string (&out, text, strlen (text));
+        tp_json_string (&out, text, s->dot_tangent_len);
     }
   if (train != NULL)
     {

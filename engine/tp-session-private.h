@@ -134,9 +134,11 @@ struct _TpSession
   uint32_t n_explained;         /* and one more: the end */
   TpMemory memory;              /* TP_STAGE_MEMORY */
   char *memory_svg;             /* TP_STAGE_MEMORY_SVG */
+  size_t memory_svg_len;
   char *dot_kernels;            /* TP_STAGE_DOT_KERNELS */
   size_t dot_kernels_len;
   char *dot_tangent;            /* TP_STAGE_DOT_TANGENT; NULL: no tangent */
+  size_t dot_tangent_len;
   char *step_text;              /* TP_STAGE_STEPS: the first sentences ... */
   uint32_t *step_at;            /* ... step k's at [step_at[k], step_at[k + 1]) */
   uint32_t n_step_texts;        /* at most TP_STEP_TEXTS */

@@ -306,6 +306,7 @@ tp_session_build_dot_tangent (TpSession *s)
   in.tangent = &tangent;
   tp_buf_init (&out);
   tp_dot_write (&in, &out);
+  s->dot_tangent_len = out.len;
   s->dot_tangent = tp_buf_steal (&out);
   return s->dot_tangent != NULL;
 }
@@ -427,6 +428,7 @@ tp_session_build_memory_svg (TpSession *s)
 
   tp_buf_init (&svg);
   tp_memory_svg (&s->memory, &svg);
+  s->memory_svg_len = svg.len;
   s->memory_svg = tp_buf_steal (&svg);
   return s->memory_svg != NULL;
 }
