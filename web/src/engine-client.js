@@ -233,6 +233,7 @@ function showEngineResult(msg) {
   showResult(msg);
   page.showGrade?.(msg.grade ?? null, page.shownRequest?.lesson?.key ?? 0);
   stats.showMs.push(performance.now() - shownAt);
+  stats.shownAt = performance.now();
   if (stats.firstTextMs === null) {
     stats.firstTextMs = performance.now();
     document.body.classList.add('loaded');

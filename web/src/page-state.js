@@ -53,6 +53,7 @@ export const stats = {
   version: __TP_VERSION__, firstTextMs: null, firstReadingsMs: null,
   engineMs: [], markupMs: [], graphMs: [], graphVersion: null,
   showMs: [],                            // main thread: one reading's result put on the page
+  shownAt: null,                         // when the last engine result was put on the page
   engineRestarts: 0, graphRestarts: 0,   // workers terminated to drop stale work
   readsNow: 0,                           // Ctrl+Enter
 };
