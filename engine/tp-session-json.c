@@ -529,6 +529,12 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   prepare (s, members);
   ok = s->status == TP_STATUS_OK;
   tp_buf_init (&out);
+  /* A hint is no promise: when its room cannot be had, the buffer grows
+   * as it would have without one. */
+  if (sink == NULL && s->json_len_hint > 0
+      && s->json_len_hint <= ((size_t) 64 << 20)
+      && !tp_buf_reserve (&out, s->json_len_hint + s->json_len_hint / 8))
+    tp_buf_clear (&out);
   /* the elements' text kept per node while this JSON is written, and
    * found again for a node with the same bits */
   if (ok && (members & BUDGETED) != 0)
@@ -714,6 +720,8 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       tp_buf_clear (&out);
       return NULL;
     }
+  if (sink == NULL)
+    s->json_len_hint = out.len;
   return tp_buf_steal (&out);
 }
 

@@ -88,6 +88,10 @@ struct _TpSession
   uint32_t done;                /* a bit per TpStage computed */
   char *readings[TP_N_READINGS];
   size_t reading_len[TP_N_READINGS];
+  /* The length of the last JSON written whole: the next one, of a
+   * program about as long, reserves that much at once instead of growing
+   * (and copying) its buffer a dozen times. */
+  size_t json_len_hint;
   TpDiag diag;
   char *diag_message;
   size_t n_diags;

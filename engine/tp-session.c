@@ -157,6 +157,7 @@ session_reset (TpSession *s)
   const TpAllocator *allocator = s->allocator;
   TpInterrupt interrupt = s->interrupt;
   bool map_off = s->map_off;
+  size_t json_len_hint = s->json_len_hint;
   uint64_t works[TP_N_COMPUTATIONS];
   TpMap maps[TP_N_READINGS];
   TpArena arena;
@@ -183,6 +184,7 @@ session_reset (TpSession *s)
   s->allocator = allocator;
   s->interrupt = interrupt;
   s->map_off = map_off;
+  s->json_len_hint = json_len_hint;
   s->arena = arena;
   memcpy (s->computed, works, sizeof works);
   memcpy (s->maps, maps, sizeof maps);
