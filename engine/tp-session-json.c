@@ -52,6 +52,7 @@ static const char *const member_names[TP_N_JSON_MEMBERS] = {
   [TP_JSON_JAX] = "jax",
   [TP_JSON_DOT_KERNELS] = "dot_kernels",
   [TP_JSON_DOT_TANGENT] = "dot_tangent",
+  [TP_JSON_ANNOUNCEMENT] = "announcement",
 };
 
 const char *
@@ -529,12 +530,10 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   prepare (s, members);
   ok = s->status == TP_STATUS_OK;
   tp_buf_init (&out);
-  /* A hint is no promise: when its room cannot be had, the buffer grows
-   * as it would have without one. */
+  /* (a reservation that fails fails the JSON, as every allocation does) */
   if (sink == NULL && s->json_len_hint > 0
-      && s->json_len_hint <= ((size_t) 64 << 20)
-      && !tp_buf_reserve (&out, s->json_len_hint + s->json_len_hint / 8))
-    tp_buf_clear (&out);
+      && s->json_len_hint <= ((size_t) 64 << 20))
+    tp_buf_reserve (&out, s->json_len_hint + s->json_len_hint / 8);
   /* the elements' text kept per node while this JSON is written, and
    * found again for a node with the same bits */
   if (ok && (members & BUDGETED) != 0)
@@ -689,6 +688,14 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
         tp_buf_puts (&out, "null");
       else
         tp_json_string (&out, text, s->dot_tangent_len);
+    }
+  if (member (&w, TP_JSON_ANNOUNCEMENT))
+    {
+      const char *text = tp_session_announcement (s);
+      /* its buffer failed: no JSON rather than one without the sentence */
+      if (s->announcement == NULL)
+        out.failed = true;
+      tp_json_string (&out, text, strlen (text));
     }
   if (train != NULL)
     {

@@ -151,6 +151,7 @@ struct _TpSession
   TpOptimized opt;              /* TP_STAGE_OPTIMIZE */
   TpFusion fusion;              /* TP_STAGE_FUSION */
   char *fusion_sentence;
+  char *announcement;           /* tp_session_announcement, when asked */
   TpRemat remat;                /* TP_STAGE_REMAT (or TP_STAGE_LOWER) */
   char *remat_sentence;
   TpForwardFacts fwd;           /* TP_STAGE_DIRECTION, TP_STAGE_FORWARD */

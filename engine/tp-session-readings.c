@@ -285,6 +285,49 @@ tp_session_dot_tangent (const TpSession *cs)
   return s->dot_tangent;
 }
 
+const char *
+tp_session_announcement (const TpSession *cs)
+{
+  TpSession *s = (TpSession *) cs;
+  size_t n_diags = 0;
+  const char *summary = "";
+  const TpDiag *d;
+  TpBuf out;
+
+  if (s->announcement != NULL)
+    return s->announcement;
+  /* the summary first: when it runs out of memory, the diagnostic says so */
+  if (s->status == TP_STATUS_OK)
+    summary = tp_session_reading (s, TP_READING_SUMMARY);
+  d = tp_session_diags (s, &n_diags);
+  tp_buf_init (&out);
+  if (n_diags > 0)
+    {
+      tp_buf_puts (&out, "line ");
+      tp_buf_u64 (&out, d[0].line);
+      tp_buf_puts (&out, ", column ");
+      tp_buf_u64 (&out, d[0].column);
+      tp_buf_puts (&out, ": ");
+      tp_buf_puts (&out, d[0].message);
+      if (n_diags > 1)
+        {
+          tp_buf_puts (&out, " (and ");
+          tp_buf_u64 (&out, n_diags - 1);
+          tp_buf_puts (&out, " more)");
+        }
+    }
+  else
+    {
+      const char *end = strchr (summary, '\n');
+
+      tp_buf_puts (&out, "the program reads: ");
+      tp_buf_append (&out, summary,
+                     end != NULL ? (size_t) (end - summary) : strlen (summary));
+    }
+  s->announcement = tp_buf_steal (&out);
+  return s->announcement != NULL ? s->announcement : "";
+}
+
 /* The picture with forward mode's tangent nodes as a third band; none
  * without a parameter or when a limit stopped the tangent tape. */
 bool

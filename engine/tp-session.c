@@ -171,6 +171,7 @@ session_reset (TpSession *s)
   tp_free (s->step_text);
   tp_free (s->late_step);
   tp_free (s->fusion_sentence);
+  tp_free (s->announcement);
   tp_free (s->remat_sentence);
   tp_free (s->fwd.late_step);
   empty_maps (s);

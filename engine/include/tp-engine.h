@@ -474,6 +474,11 @@ const char    *tp_session_dot_kernels (const TpSession *session);
  * bands), for a front end's tangent-band toggle; "" without a parameter,
  * when the tangent tape was cut by a limit, or when refused.  Borrowed. */
 const char    *tp_session_dot_tangent (const TpSession *session);
+/* The one sentence a screen reader hears for the last compile (the
+ * page's live region): "line L, column C: MESSAGE" for the first
+ * diagnostic, with " (and N more)" when there are others, or "the
+ * program reads: " and the summary's first line.  Borrowed. */
+const char    *tp_session_announcement (const TpSession *session);
 /* Node's kernel (its first step's, in the fusion reading's numbering),
  * or TP_MAP_NO_NODE when the plan does not evaluate it. */
 uint32_t       tp_session_node_kernel (const TpSession *session,
@@ -772,6 +777,7 @@ typedef enum
   TP_JSON_JAX,
   TP_JSON_DOT_KERNELS,
   TP_JSON_DOT_TANGENT,
+  TP_JSON_ANNOUNCEMENT,
   TP_N_JSON_MEMBERS
 } TpJsonMember;
 

@@ -1,8 +1,8 @@
 /* The teaching model the engine gives the front ends (tp-engine.h): the
  * short number format, grouped counts, the charts' axes, the
  * step-through's sentences and states, the defaults, the program's own
- * training settings, the training's trajectory and writing trained
- * parameters back into the program. */
+ * training settings, the training's trajectory, writing trained
+ * parameters back into the program, and the live region's sentence. */
 #include <math.h>
 
 #include "tp-test-util.h"
@@ -517,6 +517,34 @@ test_dot_tangent (void)
   tp_session_free (s);
 }
 
+/* The live region's sentence: the summary's first line when the program
+ * reads, the first diagnostic with its place when it is refused, and the
+ * same text in the JSON. */
+static void
+test_announcement (void)
+{
+  TpSession *s = tp_test_compile (readme, NULL, NULL, TP_STATUS_OK);
+  const char *summary = tp_session_reading (s, TP_READING_SUMMARY);
+  GString *want = g_string_new ("the program reads: ");
+  char *json;
+
+  g_string_append_len (want, summary, (gssize) strcspn (summary, "\n"));
+  g_assert_cmpstr (tp_session_announcement (s), ==, want->str);
+  json = tp_session_to_json_members (s, TP_JSON_MEMBER (TP_JSON_ANNOUNCEMENT));
+  g_string_prepend (want, "{\"announcement\":\"");
+  g_string_append (want, "\"}\n");
+  g_assert_cmpstr (json, ==, want->str);
+  tp_string_free (json);
+  tp_session_free (s);
+  g_string_free (want, TRUE);
+
+  s = tp_test_compile ("x = input [2]\ny = (\n", NULL, NULL,
+                       TP_STATUS_REFUSED);
+  g_assert_cmpstr (tp_session_announcement (s), ==,
+                   "line 2, column 6: expected a value, found the end of the line");
+  tp_session_free (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -532,5 +560,6 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/model/summary", test_summary);
   g_test_add_func ("/topos/model/dot-kernels", test_dot_kernels);
   g_test_add_func ("/topos/model/dot-tangent", test_dot_tangent);
+  g_test_add_func ("/topos/model/announcement", test_announcement);
   return g_test_run ();
 }

@@ -5,7 +5,8 @@
 // the Train control starts from the program's own `# train it:` line
 // (JSON train_settings, the engine's defaults without one) and Reset
 // returns to them; a training whose loss blows up shows only short
-// labels and numbers (the engine's short format).  Screenshots go to
+// labels and numbers (the engine's short format); the live region says
+// the engine's announcement.  Screenshots go to
 // TP_WEB_ARTIFACTS.
 //
 // Environment: as page.test.mjs, and TP_NATIVE_TOPOS (the native topos).
@@ -205,5 +206,30 @@ test('apply to the program: the trained XOR written in by the engine, read again
   await page.keyboard.press('Control+z');
   assert.equal(await editorText(page), program, 'Ctrl+Z: the program as it was');
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the live region says the engine\'s announcement: the summary\'s first line, or the first diagnostic with its place', { skip }, async () => {
+  const good = 'x = input [2]\nw = parameter [2]\nloss = sum(tanh(x * w))\n';
+  const page = await open('spec', good);
+  await page.waitForFunction(() => document.querySelector('#announce').textContent !== '', null, { timeout: 10000 });
+  assert.equal(await page.textContent('#announce'), nativeJson(good, '--json=announcement').announcement,
+               'what a reading program says');
+  // A refused program: topos exits 1, its JSON still on standard output.
+  const bad = 'x = input [2]\ny = (\n';
+  let out;
+  try {
+    out = execFileSync(topos, ['--json=announcement', '-'], { input: bad, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+  } catch (e) {
+    out = e.stdout;
+  }
+  const announcement = JSON.parse(out).announcement;
+  assert.match(announcement, /^line 2, column \d+: /);
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(bad);
+  assert.equal(await editorText(page), bad);
+  await ready(page);
+  await page.waitForFunction((text) => document.querySelector('#announce').textContent === text, announcement, { timeout: 10000 });
   await page.context().close();
 });

@@ -1,7 +1,8 @@
 // What a screen reader hears as one types: nothing on each key; once
 // typing has paused for PAUSE_MS and the readings are current, one
-// sentence (the program reads, with its summary; or the first diagnostic),
-// and only when it differs from the last one said.
+// sentence, the engine's (the JSON's announcement: the program reads,
+// with its summary's first line, or the first diagnostic), and only when
+// it differs from the last one said.
 
 export const PAUSE_MS = 1200;
 
@@ -36,15 +37,4 @@ export class Announcer {
       this.el.textContent = this.said = this.pending;
     }, wait);
   }
-}
-
-// The sentence for an engine result: its first diagnostic, else its
-// summary's first line.
-export function sentence(diagnostics, summary) {
-  if (diagnostics.length) {
-    const d = diagnostics[0];
-    const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : '';
-    return `line ${d.line}, column ${d.column}: ${d.message}${more}`;
-  }
-  return `the program reads: ${(summary || '').split('\n')[0]}`;
 }

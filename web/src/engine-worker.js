@@ -482,7 +482,7 @@ self.onmessage = async (event) => {
     self.postMessage({
       id: request.id, status, html, long, gutter,
       names, sources, target: result.target, targetNode: result.target_node ?? null, observe: result.observe,
-      diagnostics: result.diagnostics, grade: lessonGrade,
+      diagnostics: result.diagnostics, announcement: result.announcement ?? '', grade: lessonGrade,
       // what the pass panes and controls show (passes.js)
       passes: { remat: result.remat ?? null, fusion: result.fusion?.sentence ?? null, specNodes: result.spec_nodes ?? 0 },
       ms: { engine: t1 - t0, markup: t2 - t1 },

@@ -6,7 +6,6 @@ import { $, page, paneEl, paneShown, readingEl, say, teachSeen, unpackNames, upd
 import { LongReadings } from './long-reading.js';
 import { fillFolds, foldChunks } from './readings.js';
 import { rovingStop, stepLine } from './reading-keys.js';
-import { sentence } from './announce.js';
 import { askEngine, expectTeach, scheduleRead } from './engine-client.js';
 import { applySelection, select, selectAtCursor } from './selection.js';
 import { fillChoices, showChoiceNote } from './choices.js';
@@ -176,7 +175,7 @@ export function showResult(msg) {
   // While a line is half typed the summary keeps the last good one, marked.
   $('#summary-stale').textContent = refused && page.lastText !== null ? page.lastText.summary : '';
   showDiagnostics(msg.diagnostics);
-  page.announcer.result(sentence(msg.diagnostics, msg.text.summary));
+  page.announcer.result(msg.announcement);
   if (!refused) {
     page.lastText = msg.text;
     page.names = unpackNames(msg.names);
