@@ -34,6 +34,30 @@ put_name (char *p, const char *text, size_t n)
  * of three 10-digit numbers, a token name and a node, under 96 bytes. */
 #define MAP_ENTRY_MAX 96
 
+/* Where the next entry goes, after its comma unless it is the first;
+ * NULL when out failed. */
+static char *
+entry_start (TpBuf *out, bool first)
+{
+  char *p;
+
+  if ((out->failed || out->cap - out->len <= MAP_ENTRY_MAX)
+      && !tp_buf_reserve (out, MAP_ENTRY_MAX))
+    return NULL;
+  p = out->data + out->len;
+  if (!first)
+    *p++ = ',';
+  return p;
+}
+
+/* The entry written up to p. */
+static void
+entry_end (TpBuf *out, char *p)
+{
+  *p = '\0';
+  out->len = (size_t) (p - out->data);
+}
+
 /* The "map" member: per text reading its lines and refs.  A big
  * program's map has hundreds of thousands of entries, each written
  * straight into the output. */
@@ -60,20 +84,15 @@ tp_json_write_map (TpJsonWriter *w)
       for (uint32_t k = 0; k < n_lines; k++)
         {
           const TpMapLineRec *l = &m->lines[k];
-          char *p;
-          if ((out->failed || out->cap - out->len <= MAP_ENTRY_MAX)
-              && !tp_buf_reserve (out, MAP_ENTRY_MAX))
+          char *p = entry_start (out, k == 0);
+          if (p == NULL)
             return;
-          p = out->data + out->len;
-          if (k > 0)
-            *p++ = ',';
           p = PUT_LITERAL (p, "{\"node\":");
           p = put_node_or_null (p, l->node);
           p = PUT_LITERAL (p, ",\"role\":\"");
           p = put_name (p, tp_session_role_names[l->role], role_len[l->role]);
           p = PUT_LITERAL (p, "\"}");
-          *p = '\0';
-          out->len = (size_t) (p - out->data);
+          entry_end (out, p);
           if ((k & 1023) == 0)
             tp_json_drain (w, false);
         }
@@ -81,13 +100,9 @@ tp_json_write_map (TpJsonWriter *w)
       for (uint32_t k = 0; k < n_refs; k++)
         {
           const TpMapRefRec *f = &m->refs[k];
-          char *p;
-          if ((out->failed || out->cap - out->len <= MAP_ENTRY_MAX)
-              && !tp_buf_reserve (out, MAP_ENTRY_MAX))
+          char *p = entry_start (out, k == 0);
+          if (p == NULL)
             return;
-          p = out->data + out->len;
-          if (k > 0)
-            *p++ = ',';
           *p++ = '[';
           p += tp_u64_digits (p, f->line);
           *p++ = ',';
@@ -102,8 +117,7 @@ tp_json_write_map (TpJsonWriter *w)
           *p++ = ',';
           p = put_node_or_null (p, f->node);
           *p++ = ']';
-          *p = '\0';
-          out->len = (size_t) (p - out->data);
+          entry_end (out, p);
           if ((k & 1023) == 0)
             tp_json_drain (w, false);
         }
