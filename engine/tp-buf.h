@@ -70,6 +70,18 @@ tp_buf_append (TpBuf *buf, const char *text, size_t len)
 static inline void
 tp_buf_puts (TpBuf *buf, const char *text)
 {
+#if defined (__wasm__)
+  /* wasm: most texts not known when this is compiled are a few bytes (a
+   * name, a colour), shorter than a call to strlen costs there. */
+  if (!__builtin_constant_p (strlen (text)))
+    {
+      size_t n = 0;
+      while (text[n] != '\0')
+        n++;
+      tp_buf_append (buf, text, n);
+      return;
+    }
+#endif
   tp_buf_append (buf, text, strlen (text));
 }
 
