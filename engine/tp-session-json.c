@@ -532,6 +532,7 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   tp_buf_init (&out);
   /* (a reservation that fails fails the JSON, as every allocation does) */
   if (sink == NULL && s->json_len_hint > 0
+      && s->json_hint_members == members
       && s->json_len_hint <= ((size_t) 64 << 20))
     tp_buf_reserve (&out, s->json_len_hint + s->json_len_hint / 8);
   /* the elements' text kept per node while this JSON is written, and
@@ -728,7 +729,10 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       return NULL;
     }
   if (sink == NULL)
-    s->json_len_hint = out.len;
+    {
+      s->json_len_hint = out.len;
+      s->json_hint_members = members;
+    }
   return tp_buf_steal (&out);
 }
 

@@ -88,10 +88,12 @@ struct _TpSession
   uint32_t done;                /* a bit per TpStage computed */
   char *readings[TP_N_READINGS];
   size_t reading_len[TP_N_READINGS];
-  /* The length of the last JSON written whole: the next one, of a
-   * program about as long, reserves that much at once instead of growing
-   * (and copying) its buffer a dozen times. */
+  /* The length of the last JSON written whole, and its members: the next
+   * one with the same members, of a program about as long, reserves that
+   * much at once instead of growing (and copying) its buffer a dozen
+   * times; one of a few members reserves nothing for a whole one. */
   size_t json_len_hint;
+  uint64_t json_hint_members;
   TpDiag diag;
   char *diag_message;
   size_t n_diags;

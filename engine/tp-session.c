@@ -158,6 +158,7 @@ session_reset (TpSession *s)
   TpInterrupt interrupt = s->interrupt;
   bool map_off = s->map_off;
   size_t json_len_hint = s->json_len_hint;
+  uint64_t json_hint_members = s->json_hint_members;
   uint64_t works[TP_N_COMPUTATIONS];
   TpMap maps[TP_N_READINGS];
   TpArena arena;
@@ -186,6 +187,7 @@ session_reset (TpSession *s)
   s->interrupt = interrupt;
   s->map_off = map_off;
   s->json_len_hint = json_len_hint;
+  s->json_hint_members = json_hint_members;
   s->arena = arena;
   memcpy (s->computed, works, sizeof works);
   memcpy (s->maps, maps, sizeof maps);
