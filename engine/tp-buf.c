@@ -72,32 +72,6 @@ tp_buf_pad_from (TpBuf *buf, size_t mark, size_t width)
     tp_buf_spaces (buf, width - have);
 }
 
-size_t
-tp_u64_digits (char *p, uint64_t value)
-{
-  static const char pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-  size_t n = 1;
-  char *end;
-
-  for (uint64_t v = value; v >= 10; v /= 10)
-    n++;
-  end = p + n;
-  while (value >= 100)
-    {
-      end -= 2;
-      memcpy (end, pairs + 2 * (value % 100), 2);
-      value /= 100;
-    }
-  if (value >= 10)
-    memcpy (end - 2, pairs + 2 * value, 2);
-  else
-    end[-1] = (char) ('0' + value);
-  return n;
-}
-
 /* Written in place: the room for the longest, then the digits. */
 void
 tp_buf_u64 (TpBuf *buf, uint64_t value)
@@ -105,7 +79,7 @@ tp_buf_u64 (TpBuf *buf, uint64_t value)
   if ((buf->failed || buf->cap - buf->len <= 20)
       && !tp_buf_reserve (buf, 20))
     return;
-  buf->len += tp_u64_digits (buf->data + buf->len, value);
+  buf->len += tp_fmt_u64 (value, buf->data + buf->len);
   buf->data[buf->len] = '\0';
 }
 

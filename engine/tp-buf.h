@@ -30,8 +30,6 @@ void   tp_buf_spaces    (TpBuf *buf, size_t count);
 /* Pads with spaces until the text since mark is width bytes long. */
 void   tp_buf_pad_from  (TpBuf *buf, size_t mark, size_t width);
 void   tp_buf_u64       (TpBuf *buf, uint64_t value);
-/* value's decimal digits at p (room for 20, no NUL); returns how many. */
-size_t tp_u64_digits    (char *p, uint64_t value);
 /* A count with its thousands grouped, "2,442,657,804", as messages write
  * big numbers (tp_grouped_number). */
 void   tp_buf_grouped   (TpBuf *buf, uint64_t value);

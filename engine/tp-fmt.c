@@ -354,16 +354,18 @@ shortest_digits (uint32_t be, uint32_t frac, int *exp10)
   return (uint32_t) digits;
 }
 
+/* "00" to "99", for writing digits two at a time. */
+static const char pairs[201] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
 /* Writes the decimal digits of d (d > 0) right-aligned before end, two
- * at a time; returns the start. */
+ * at a time; returns the start.  32-bit, as an f32's digits need: wasm
+ * divides 64-bit words by a constant with a real division. */
 static char *
 write_digits (uint32_t d, char *end)
 {
-  static const char pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
   while (d >= 100)
     {
       end -= 2;
@@ -495,6 +497,28 @@ format_f32 (float x, char *buf, bool debug)
     }
   *o = '\0';
   return (size_t) (o - buf);
+}
+
+size_t
+tp_fmt_u64 (uint64_t value, char *p)
+{
+  size_t n = 1;
+  char *end;
+
+  for (uint64_t v = value; v >= 10; v /= 10)
+    n++;
+  end = p + n;
+  while (value >= 100)
+    {
+      end -= 2;
+      memcpy (end, pairs + 2 * (value % 100), 2);
+      value /= 100;
+    }
+  if (value >= 10)
+    memcpy (end - 2, pairs + 2 * value, 2);
+  else
+    end[-1] = (char) ('0' + value);
+  return n;
 }
 
 size_t

@@ -14,9 +14,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Buffer size that always suffices for one formatted f32, NUL included. */
 #define TP_FMT_F32_MAX 64
+
+/* value's decimal digits at p (room for 20; no NUL); returns how many. */
+size_t tp_fmt_u64 (uint64_t value, char *p);
 
 /* Rust `format!("{}", x)` (Display): the shortest decimal that reads back
  * as x, never in exponent form: 1.0 -> "1", -0.0 -> "-0", 1e-7 ->

@@ -6,13 +6,14 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "tp-fmt.h"
 #include "tp-json.h"
 
 static char *
 put_node_or_null (char *p, uint32_t node)
 {
   if (node != TP_MAP_NO_NODE)
-    return p + tp_u64_digits (p, node);
+    return p + tp_fmt_u64 (node, p);
   memcpy (p, "null", 4);
   return p + 4;
 }
@@ -104,11 +105,11 @@ tp_json_write_map (TpJsonWriter *w)
           if (p == NULL)
             return;
           *p++ = '[';
-          p += tp_u64_digits (p, f->line);
+          p += tp_fmt_u64 (f->line, p);
           *p++ = ',';
-          p += tp_u64_digits (p, f->start);
+          p += tp_fmt_u64 (f->start, p);
           *p++ = ',';
-          p += tp_u64_digits (p, f->end);
+          p += tp_fmt_u64 (f->end, p);
           *p++ = ',';
           *p++ = '"';
           p = put_name (p, tp_session_token_names[f->klass],
