@@ -50,50 +50,17 @@ finite_f (float x)
   return x == x && x <= FLT_MAX && x >= -FLT_MAX;
 }
 
-/* Node i's operands at element e when it has per-element operands: each
- * operand's element at the same flat index (element-wise ops, Reshape,
- * LogSoftmax), or its one element (Broadcast). */
+/* Node i's operands at element e, the elements its row's AT column
+ * names: each operand's element e (element-wise ops, Reshape,
+ * LogSoftmax), its one element (Broadcast), or none. */
 static void
 operands_at (const TpTape *t, TpNode i, float *const *values, uint64_t e,
              TpNonfinite *out)
 {
-  TpOp op = (TpOp) t->op[i];
-  uint64_t at = e;
+  const TpOpInfo *info = &tp_op_info[t->op[i]];
+  uint64_t at = info->at == TP_AT_FIRST ? 0 : e;
 
-  out->n_operands = 0;
-  switch (op)
-    {
-    case TP_OP_ADD:
-    case TP_OP_SUB:
-    case TP_OP_MUL:
-    case TP_OP_DIV:
-    case TP_OP_MAXIMUM:
-    case TP_OP_STEP:
-    case TP_OP_NEG:
-    case TP_OP_EXP:
-    case TP_OP_LN:
-    case TP_OP_SQRT:
-    case TP_OP_TANH:
-    case TP_OP_SIN:
-    case TP_OP_COS:
-    case TP_OP_RESHAPE:
-    case TP_OP_LOG_SOFTMAX:
-      break;
-    case TP_OP_BROADCAST:
-      at = 0;
-      break;
-    case TP_OP_LEAF:
-    case TP_OP_PARAMETER:
-    case TP_OP_INPUT:
-    case TP_OP_MATMUL:
-    case TP_OP_SUM:
-    case TP_OP_SUM_ALONG:
-    case TP_OP_BROADCAST_ALONG:
-    case TP_OP_PERMUTE:
-    case TP_OP_LOG_SUM_EXP:
-      return;
-    }
-  out->n_operands = tp_op_info[op].arity;
+  out->n_operands = info->at == TP_AT_NONE ? 0 : info->arity;
   for (uint32_t k = 0; k < out->n_operands; k++)
     out->operands[k] = values[t->arg[i][k]][at];
 }

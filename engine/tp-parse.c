@@ -30,8 +30,8 @@
 
 typedef enum
 {
-#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM, \
-                  FORMULA) \
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, AT, WRITTEN, \
+                  FORM, FORMULA) \
   KW_ENTRY_##FORM (FN_##ID)
 #define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) FN_##ID,
 #include "tp-ops.def"
@@ -44,8 +44,8 @@ static const struct
   TpForm form;
   TpOp op;             /* the op it records (a composite: its main op) */
 } keywords[FN_NONE] = {
-#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM, \
-                  FORMULA) \
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, AT, WRITTEN, \
+                  FORM, FORMULA) \
   KW_ENTRY_##FORM ([FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##ID })
 #define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) \
   [FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##RECORDS },

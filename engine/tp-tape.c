@@ -7,10 +7,11 @@
 #define TP_HLO_PLAIN(spelling) spelling
 #define TP_HLO_OWN(writer) NULL
 const TpOpInfo tp_op_info[TP_N_OPS] = {
-#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, WRITTEN, FORM, \
-                  FORMULA) \
+#define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, AT, WRITTEN, \
+                  FORM, FORMULA) \
   [TP_OP_##ID] = { NAME, ARITY, TP_ATTR_##ATTR, TP_HLO_##HLO, SIDES, \
-                   TP_WORK_##WORK, WRITTEN, TP_FORM_##FORM, FORMULA },
+                   TP_WORK_##WORK, TP_AT_##AT, WRITTEN, TP_FORM_##FORM, \
+                   FORMULA },
 #include "tp-ops.def"
 };
 #undef TP_HLO_PLAIN

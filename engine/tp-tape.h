@@ -54,6 +54,15 @@ typedef enum
   TP_WORK_OPERAND4,      /* four per operand element */
 } TpWork;
 
+/* Which element of each operand a result element is named after (the
+ * check's non-finite origin shows them). */
+typedef enum
+{
+  TP_AT_NONE,            /* no one element at a fixed index */
+  TP_AT_SAME,            /* element e of each operand */
+  TP_AT_FIRST,           /* element 0: the operand is one element */
+} TpAt;
+
 /* How the language writes an op or a composite. */
 typedef enum
 {
@@ -74,6 +83,7 @@ typedef struct
                             for an op with a writer of its own */
   bool sides;            /* the picture says which operand is which */
   uint8_t work;          /* TpWork */
+  uint8_t at;            /* TpAt */
   const char *written;   /* keyword or operator in the language, or NULL */
   uint8_t form;          /* TpForm */
   const char *formula;   /* a sentence's form of it: "%a + %b", "exp(%a)";

@@ -23,6 +23,9 @@
  * - plan and StableHLO: an evaluated node has a StableHLO line of its
  *   own (an argument or a rank-0 Sum: a token that names it);
  * - DOT: the picture has its node, labelled with its index and op;
+ * - the check's non-finite origin: an op whose row's AT column is SAME
+ *   has operands of its own volume, one that is FIRST an operand of one
+ *   element (the elements operands_at names exist);
  * - explain: a forward node's sentence writes its op's formula, every
  *   node differentiate appended has an origin of its own (the tape's
  *   provenance), and a rule's node its phrase;
@@ -276,6 +279,56 @@ check_explain (const TpSession *s, const char *program, uint32_t n_nodes)
   g_strfreev (l.lines);
 }
 
+/* The volume a shape token ("[2, 3]", "[]") says. */
+static guint64
+shape_volume (const char *shape)
+{
+  guint64 volume = 1;
+  const char *p = shape + 1;
+
+  while (*p != ']')
+    {
+      char *end;
+      volume *= g_ascii_strtoull (p, &end, 10);
+      g_assert_true (end > p);
+      p = end;
+      if (*p == ',')
+        p += 2;
+    }
+  return volume;
+}
+
+/* The AT column against node n's derivative line: the operands' volumes
+ * have the elements it names. */
+static void
+check_at (const TpSession *s, const char *program, long line, uint32_t n,
+          int op, const guint64 *volume)
+{
+  TpAt at = (TpAt) tp_op_info[op].at;
+  TpMapLine ml;
+  guint operands = 0;
+
+  g_assert_true (tp_session_map_line (s, TP_READING_DERIVATIVE,
+                                      (size_t) line, &ml));
+  for (uint32_t k = 0; k < ml.n_refs; k++)
+    {
+      TpMapRef r;
+      g_assert_true (tp_session_map_ref (s, TP_READING_DERIVATIVE,
+                                         ml.first_ref + k, &r));
+      if (r.klass != TP_TOKEN_OPERAND)
+        continue;
+      operands++;
+      g_assert_cmpuint (r.node, <, n);
+      if ((at == TP_AT_SAME && volume[r.node] != volume[n])
+          || (at == TP_AT_FIRST && volume[r.node] != 1))
+        g_error ("node %u (%s, AT %s) has operand %u of %" G_GUINT64_FORMAT
+                 " elements for %" G_GUINT64_FORMAT " in:\n%s", n,
+                 tp_op_info[op].name, at == TP_AT_SAME ? "SAME" : "FIRST",
+                 r.node, volume[r.node], volume[n], program);
+    }
+  g_assert_cmpuint (operands, ==, tp_op_info[op].arity);
+}
+
 /* Every pass for every node of the session's tape. */
 static void
 check_passes (const TpSession *s, const char *program, Coverage *cov)
@@ -285,9 +338,11 @@ check_passes (const TpSession *s, const char *program, Coverage *cov)
   Lines deriv = split_lines (tp_session_reading (s, TP_READING_DERIVATIVE));
   uint32_t spec_nodes = tp_session_spec_nodes (s);
   TpStats stats;
+  guint64 *volume;
   char *json;
 
   tp_session_stats (s, &stats);
+  volume = g_new0 (guint64, stats.nodes);
   g_assert_cmpuint (spec_nodes, >, 0);
   g_assert_cmpuint (stats.nodes, >, spec_nodes);
 
@@ -333,6 +388,8 @@ check_passes (const TpSession *s, const char *program, Coverage *cov)
                           TP_TOKEN_SHAPE);
       g_assert_nonnull (shape);
       g_assert_cmpint (shape[0], ==, '[');
+      volume[n] = shape_volume (shape);
+      check_at (s, program, line, n, op, volume);
 
       /* The spec lists the program's own nodes, the same way. */
       if (n < spec_nodes)
@@ -367,6 +424,7 @@ check_passes (const TpSession *s, const char *program, Coverage *cov)
       g_free (shape);
     }
   g_strfreev (deriv.lines);
+  g_free (volume);
   check_explain (s, program, stats.nodes);
   cov->programs++;
 }
