@@ -487,7 +487,17 @@ tp_lex_next (TpLexer *lex, TpToken *tok)
 {
   const char *s = lex->src;
 
-  memset (tok, 0, sizeof *tok);
+  /* Every field but the shape's extents, which only a shape or a literal
+   * token holds (up to its rank): clearing all 68 bytes of them per token
+   * was a memset call in wasm. */
+  tok->kind = TP_TOK_EOF;
+  tok->line = 0;
+  tok->column = 0;
+  tok->text = NULL;
+  tok->len = 0;
+  tok->number = 0.0f;
+  tok->symbol = '\0';
+  tok->shape.rank = 0;
   for (;;)
     {
       char c;

@@ -41,14 +41,17 @@ typedef enum
 static const struct
 {
   const char *text;
+  size_t len;          /* of text, known when compiled */
   TpForm form;
   TpOp op;             /* the op it records (a composite: its main op) */
 } keywords[FN_NONE] = {
 #define TP_OP_ROW(ID, NAME, ARITY, ATTR, HLO, SIDES, WORK, AT, WRITTEN, \
                   FORM, FORMULA) \
-  KW_ENTRY_##FORM ([FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##ID })
+  KW_ENTRY_##FORM ([FN_##ID] = { WRITTEN, sizeof (WRITTEN) - 1, \
+                                 TP_FORM_##FORM, TP_OP_##ID })
 #define TP_COMPOSITE_ROW(ID, WRITTEN, FORM, RECORDS) \
-  [FN_##ID] = { WRITTEN, TP_FORM_##FORM, TP_OP_##RECORDS },
+  [FN_##ID] = { WRITTEN, sizeof (WRITTEN) - 1, TP_FORM_##FORM, \
+                TP_OP_##RECORDS },
 #include "tp-ops.def"
 };
 
@@ -308,7 +311,7 @@ keyword_of (const TpToken *t)
   if (t->kind != TP_TOK_NAME)
     return FN_NONE;
   for (int k = 0; k < FN_NONE; k++)
-    if (strlen (keywords[k].text) == t->len
+    if (keywords[k].len == t->len
         && memcmp (keywords[k].text, t->text, t->len) == 0)
       return (Keyword) k;
   return FN_NONE;
@@ -666,7 +669,7 @@ suggest_name (const Parser *p, const char *text, size_t len)
   if (best != NULL)
     return best;
   for (int k = 0; k < FN_NONE; k++)
-    if (one_edit_apart (text, len, keywords[k].text, strlen (keywords[k].text))
+    if (one_edit_apart (text, len, keywords[k].text, keywords[k].len)
         && (best == NULL || strcmp (keywords[k].text, best) < 0))
       best = keywords[k].text;
   return best;
