@@ -434,7 +434,11 @@ format_f32 (float x, char *buf, bool debug)
     *o++ = '-';
   if (be == 0 && frac == 0)
     {
-      memcpy (o, debug ? "0.0" : "0", debug ? 4 : 2);
+      /* one fixed-size copy (a copy of either length was a call in
+       * wasm), cut after the 0 for Display */
+      memcpy (o, "0.0", 4);
+      if (!debug)
+        o[1] = '\0';
       return (size_t) (o - buf) + (debug ? 3 : 1);
     }
 

@@ -107,15 +107,6 @@ tp_json_string (TpBuf *out, const char *text, size_t len)
 }
 
 void
-tp_json_key (TpBuf *out, const char *key, bool first)
-{
-  if (!first)
-    tp_buf_putc (out, ',');
-  tp_json_string (out, key, strlen (key));
-  tp_buf_putc (out, ':');
-}
-
-void
 tp_json_f32 (TpBuf *out, float value)
 {
   if (value != value)

@@ -12,7 +12,6 @@
 
 /* A JSON string literal, quotes included; text is valid UTF-8. */
 void tp_json_string    (TpBuf *out, const char *text, size_t len);
-void tp_json_key       (TpBuf *out, const char *key, bool first);
 /* A number as Rust Display writes it; non-finite as "NaN", "inf", "-inf". */
 void tp_json_f32       (TpBuf *out, float value);
 void tp_json_dims      (TpBuf *out, const TpShape *shape);
@@ -27,5 +26,17 @@ void tp_json_tensor    (TpBuf *out, const float *data, const TpShape *shape,
 /* The same members without the braces, for an object that has more. */
 void tp_json_tensor_fields (TpBuf *out, const float *data,
                             const TpShape *shape, uint64_t *budget);
+
+/* An object's key and its colon, after a comma unless first: inline, so
+ * a literal key's length is known when compiled (strlen is a call in
+ * wasm). */
+static inline void
+tp_json_key (TpBuf *out, const char *key, bool first)
+{
+  if (!first)
+    tp_buf_putc (out, ',');
+  tp_json_string (out, key, strlen (key));
+  tp_buf_putc (out, ':');
+}
 
 #endif /* TP_JSON_H */
