@@ -27,8 +27,9 @@
 #define EXP_MAX 709.782712893384
 #define EXP_MIN -745.2
 
-/* The elements an array form evaluates exp's series for at once. */
-#define LANES 8
+/* The elements an array form evaluates exp's series for at once: eight
+ * pairs (exp_lanes). */
+#define LANES 16
 
 /* The reciprocals 1/n of exp's Taylor series, rounded once. */
 static const double inverse[18] = {
@@ -107,49 +108,67 @@ tp_dmath_exp (double x)
   return times_pow2 (sum, (int) k);
 }
 
+/* Two doubles side by side: each operation on a pair is the same IEEE
+ * double operation on each of its two (one SSE2 instruction for both on
+ * x86-64, two scalar ones where the target has no such vectors), so the
+ * results are bit for bit the scalar form's. */
+typedef double Pair __attribute__ ((vector_size (2 * sizeof (double))));
+
 /* tp_dmath_exp of LANES arguments in [EXP_MIN, EXP_MAX]: its main path,
- * each step for every argument before the next step.  The lanes are
- * separate variables so that they stay in registers, and the core
- * overlaps their eight dependency chains (one chain per element is what
- * bounds the scalar form). */
+ * each step for every argument before the next step.  The arguments go
+ * in pairs, eight of them, held in separate variables so that they stay
+ * in registers: the core overlaps their eight dependency chains (one
+ * chain per element is what bounds the scalar form), and each step does
+ * two elements at a time. */
 static void
 exp_lanes (const double *x, double *y)
 {
-  double k0 = round_int (x[0] * INV_LN2), k1 = round_int (x[1] * INV_LN2);
-  double k2 = round_int (x[2] * INV_LN2), k3 = round_int (x[3] * INV_LN2);
-  double k4 = round_int (x[4] * INV_LN2), k5 = round_int (x[5] * INV_LN2);
-  double k6 = round_int (x[6] * INV_LN2), k7 = round_int (x[7] * INV_LN2);
-  double r0 = (x[0] - k0 * LN2_HI) - k0 * LN2_LO;
-  double r1 = (x[1] - k1 * LN2_HI) - k1 * LN2_LO;
-  double r2 = (x[2] - k2 * LN2_HI) - k2 * LN2_LO;
-  double r3 = (x[3] - k3 * LN2_HI) - k3 * LN2_LO;
-  double r4 = (x[4] - k4 * LN2_HI) - k4 * LN2_LO;
-  double r5 = (x[5] - k5 * LN2_HI) - k5 * LN2_LO;
-  double r6 = (x[6] - k6 * LN2_HI) - k6 * LN2_LO;
-  double r7 = (x[7] - k7 * LN2_HI) - k7 * LN2_LO;
-  double s0 = 1.0, s1 = 1.0, s2 = 1.0, s3 = 1.0;
-  double s4 = 1.0, s5 = 1.0, s6 = 1.0, s7 = 1.0;
+  double k[LANES];
+  Pair r0, r1, r2, r3, r4, r5, r6, r7;
+  Pair s0, s1, s2, s3, s4, s5, s6, s7;
+  const Pair one = { 1.0, 1.0 }, hi = { LN2_HI, LN2_HI };
+  const Pair lo = { LN2_LO, LN2_LO };
 
+  for (unsigned j = 0; j < LANES; j++)
+    k[j] = round_int (x[j] * INV_LN2);
+#define REDUCED(j) \
+  (((Pair) { x[2 * (j)], x[2 * (j) + 1] } \
+    - (Pair) { k[2 * (j)], k[2 * (j) + 1] } * hi) \
+   - (Pair) { k[2 * (j)], k[2 * (j) + 1] } * lo)
+  r0 = REDUCED (0);
+  r1 = REDUCED (1);
+  r2 = REDUCED (2);
+  r3 = REDUCED (3);
+  r4 = REDUCED (4);
+  r5 = REDUCED (5);
+  r6 = REDUCED (6);
+  r7 = REDUCED (7);
+#undef REDUCED
+  s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = one;
   for (int n = 17; n >= 1; n--)
     {
-      double c = inverse[n];
-      s0 = 1.0 + s0 * r0 * c;
-      s1 = 1.0 + s1 * r1 * c;
-      s2 = 1.0 + s2 * r2 * c;
-      s3 = 1.0 + s3 * r3 * c;
-      s4 = 1.0 + s4 * r4 * c;
-      s5 = 1.0 + s5 * r5 * c;
-      s6 = 1.0 + s6 * r6 * c;
-      s7 = 1.0 + s7 * r7 * c;
+      const Pair c = { inverse[n], inverse[n] };
+      s0 = one + s0 * r0 * c;
+      s1 = one + s1 * r1 * c;
+      s2 = one + s2 * r2 * c;
+      s3 = one + s3 * r3 * c;
+      s4 = one + s4 * r4 * c;
+      s5 = one + s5 * r5 * c;
+      s6 = one + s6 * r6 * c;
+      s7 = one + s7 * r7 * c;
     }
-  y[0] = times_pow2 (s0, (int) k0);
-  y[1] = times_pow2 (s1, (int) k1);
-  y[2] = times_pow2 (s2, (int) k2);
-  y[3] = times_pow2 (s3, (int) k3);
-  y[4] = times_pow2 (s4, (int) k4);
-  y[5] = times_pow2 (s5, (int) k5);
-  y[6] = times_pow2 (s6, (int) k6);
-  y[7] = times_pow2 (s7, (int) k7);
+#define SCALED(j, s) \
+  y[2 * (j)] = times_pow2 ((s)[0], (int) k[2 * (j)]); \
+  y[2 * (j) + 1] = times_pow2 ((s)[1], (int) k[2 * (j) + 1])
+  SCALED (0, s0);
+  SCALED (1, s1);
+  SCALED (2, s2);
+  SCALED (3, s3);
+  SCALED (4, s4);
+  SCALED (5, s5);
+  SCALED (6, s6);
+  SCALED (7, s7);
+#undef SCALED
 }
 
 /* Elements waiting for exp_lanes: where each goes, its argument, and
