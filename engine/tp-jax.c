@@ -229,13 +229,34 @@ put_number (TpBuf *out, float v)
     tp_buf_puts (out, ".0");
 }
 
+/* Element at of data, copied from text (finite, so none is special)
+ * when there is one; *next walks text's elements in order. */
+static void
+put_element (TpBuf *out, const float *data, uint64_t at,
+             const TpTensorText *text, const char **next)
+{
+  uint8_t width;
+
+  if (text == NULL)
+    {
+      put_number (out, data[at]);
+      return;
+    }
+  width = text->widths[at];
+  tp_texts_copy (out, *next, width);
+  if (memchr (*next, '.', width) == NULL)
+    tp_buf_puts (out, ".0");
+  *next += width + 1;
+}
+
 static void
 put_nested (TpBuf *out, const float *data, const TpShape *shape,
-            uint32_t axis, uint64_t *at)
+            uint32_t axis, uint64_t *at, const TpTensorText *text,
+            const char **next)
 {
   if (axis == shape->rank)
     {
-      put_number (out, data[(*at)++]);
+      put_element (out, data, (*at)++, text, next);
       return;
     }
   tp_buf_putc (out, '[');
@@ -243,26 +264,46 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
     {
       if (k > 0)
         tp_buf_puts (out, ", ");
-      put_nested (out, data, shape, axis + 1, at);
+      put_nested (out, data, shape, axis + 1, at, text, next);
     }
   tp_buf_putc (out, ']');
 }
 
-/* A tensor as a jax value: jnp.float32(x) or jnp.array([...]). */
+/* A tensor as a jax value: jnp.float32(x) or jnp.array([...]).  Its
+ * elements are copied from the key'th text of texts (NULL: none) when
+ * that tensor has data's bits and its text is finite. */
 static void
-put_data (TpBuf *out, const float *data, const TpShape *shape)
+put_data (Jax *j, const float *data, const TpShape *shape, TpTexts *texts,
+          uint32_t key)
 {
-  uint64_t at = 0;
+  TpBuf *out = j->out;
+  const TpTensorText *text = NULL;
+  const char *next = NULL;
+  uint64_t at = 0, volume = tp_shape_volume (shape);
 
+  /* (past TP_TEXTS_ELEMENTS no text is kept) */
+  if (texts != NULL && key < texts->n && texts->values[key] != NULL
+      && volume <= TP_TEXTS_ELEMENTS
+      && memcmp (texts->values[key], data,
+                 (size_t) volume * sizeof *data) == 0)
+    {
+      bool failed = false;
+      text = tp_texts_get (texts, key, &failed);
+      if (failed)
+        out->failed = true;
+      if (text != NULL && !text->finite)
+        text = NULL;
+      next = text != NULL ? text->text : NULL;
+    }
   if (shape->rank == 0)
     {
       tp_buf_puts (out, "jnp.float32(");
-      put_number (out, data[0]);
+      put_element (out, data, 0, text, &next);
       tp_buf_putc (out, ')');
       return;
     }
   tp_buf_puts (out, "jnp.array(");
-  put_nested (out, data, shape, 0, &at);
+  put_nested (out, data, shape, 0, &at, text, &next);
   tp_buf_puts (out, ", jnp.float32)");
 }
 
@@ -420,7 +461,7 @@ put_body (Jax *j, TpNode i)
     {
     case TP_OP_LEAF:
     case TP_OP_INPUT:
-      put_data (out, t->payload[i], &t->shape[i]);
+      put_data (j, t->payload[i], &t->shape[i], &j->s->texts, i);
       return;
     case TP_OP_PARAMETER:
       tp_buf_puts (out, j->arg[i]);
@@ -626,8 +667,12 @@ written_elements (const TpSession *s)
   return n;
 }
 
+/* what = (each parameter's data, ...); their elements copied from
+ * texts (NULL: none), whose key for parameter k is keys[k] (or k when
+ * keys is NULL). */
 static void
-put_parameters (Jax *j, const char *what, float *const *data)
+put_parameters (Jax *j, const char *what, float *const *data,
+                TpTexts *texts, const TpNode *keys)
 {
   TpSession *s = j->s;
   TpBuf *out = j->out;
@@ -638,7 +683,8 @@ put_parameters (Jax *j, const char *what, float *const *data)
     {
       if (k > 0)
         tp_buf_puts (out, ", ");
-      put_data (out, data[k], &s->prog.tape.shape[s->wrt[k]]);
+      put_data (j, data[k], &s->prog.tape.shape[s->wrt[k]], texts,
+                keys != NULL ? keys[k] : k);
     }
   tp_buf_puts (out, s->n_wrt == 1 ? ",)\n" : ")\n");
 }
@@ -782,8 +828,9 @@ put_program (Jax *j)
   put_line (out, "");
   for (uint32_t k = 0; k < s->n_wrt; k++)
     initial[k] = s->prog.tape.payload[s->wrt[k]];
-  put_parameters (j, "PARAMETERS", initial);
-  put_parameters (j, "DIRECTION", s->fwd.direction.v);
+  put_parameters (j, "PARAMETERS", initial, &s->texts, s->wrt);
+  put_parameters (j, "DIRECTION", s->fwd.direction.v, &s->direction_texts,
+                  NULL);
   put_line (out, "values = program(*PARAMETERS)[1]");
   tp_buf_puts (out, "result = {\"values\": {name: listed(v) for name, v in "
                     "values.items()}}\n");

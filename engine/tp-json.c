@@ -194,6 +194,26 @@ tp_json_tensor_fields (TpBuf *out, const float *data, const TpShape *shape,
 }
 
 void
+tp_json_tensor_fields_text (TpBuf *out, const float *data,
+                            const TpShape *shape, uint64_t *budget,
+                            const TpTensorText *text)
+{
+  uint64_t volume = tp_shape_volume (shape);
+
+  if (text == NULL || !text->finite || volume > *budget)
+    {
+      tp_json_tensor_fields (out, data, shape, budget);
+      return;
+    }
+  *budget -= volume;
+  tp_buf_puts (out, "\"shape\":");
+  tp_json_dims (out, shape);
+  tp_buf_puts (out, ",\"data\":[");
+  tp_buf_append (out, text->text, text->len);
+  tp_buf_putc (out, ']');
+}
+
+void
 tp_json_tensor (TpBuf *out, const float *data, const TpShape *shape,
                 uint64_t *budget)
 {

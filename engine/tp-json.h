@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "tp-buf.h"
+#include "tp-texts.h"
 
 /* A JSON string literal, quotes included; text is valid UTF-8. */
 void tp_json_string    (TpBuf *out, const char *text, size_t len);
@@ -26,6 +27,11 @@ void tp_json_tensor    (TpBuf *out, const float *data, const TpShape *shape,
 /* The same members without the braces, for an object that has more. */
 void tp_json_tensor_fields (TpBuf *out, const float *data,
                             const TpShape *shape, uint64_t *budget);
+/* tp_json_tensor_fields, the elements copied from text (data's, kept by
+ * tp-texts.h) when it is not NULL and finite: the same bytes. */
+void tp_json_tensor_fields_text (TpBuf *out, const float *data,
+                                 const TpShape *shape, uint64_t *budget,
+                                 const TpTensorText *text);
 
 /* An object's key and its colon, after a comma unless first: inline, so
  * a literal key's length is known when compiled (strlen is a call in

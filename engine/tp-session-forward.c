@@ -69,9 +69,13 @@ tp_session_build_direction (TpSession *s)
   TpForwardFacts *f = &s->fwd;
 
   f->names = parameter_names (s);
-  return f->names != NULL
-         && tp_forward_direction (&f->direction, &s->prog.tape, s->wrt,
-                                  f->names, s->n_wrt, f->asked, &s->arena);
+  if (f->names == NULL
+      || !tp_forward_direction (&f->direction, &s->prog.tape, s->wrt,
+                                f->names, s->n_wrt, f->asked, &s->arena))
+    return false;
+  tp_texts_bind (&s->direction_texts, &s->arena, s->n_wrt, f->direction.v,
+                 s->prog.tape.shape, s->wrt);
+  return true;
 }
 
 /* The backward pass's work: the nodes differentiate appended that the
@@ -251,7 +255,8 @@ put_direction (TpSession *s, TpMap *map, TpBuf *out)
       const TpShape *shape = &s->prog.tape.shape[s->wrt[k]];
       TpNode seed = f->tape.seeds != NULL ? f->tape.seeds[k] : TP_NO_NODE;
       tp_values_line (out, f->names[k], shape, d->v[k], shape, &budget, map,
-                      seed != TP_NO_NODE ? seed : s->wrt[k], seed);
+                      seed != TP_NO_NODE ? seed : s->wrt[k], seed,
+                      &s->direction_texts, k);
     }
 }
 
@@ -630,9 +635,18 @@ tp_session_json_forward (TpSession *s, TpBuf *out)
   tp_buf_puts (out, "{\"direction\":{");
   for (uint32_t k = 0; k < s->n_wrt; k++)
     {
+      const TpShape *shape = &s->prog.tape.shape[s->wrt[k]];
+      const TpTensorText *text = NULL;
+      bool failed = false;
+      if (tp_shape_volume (shape) <= budget)
+        text = tp_texts_get (&s->direction_texts, k, &failed);
+      if (failed)
+        out->failed = true;
       tp_json_key (out, f->names[k], k == 0);
-      tp_json_tensor (out, f->direction.v[k],
-                      &s->prog.tape.shape[s->wrt[k]], &budget);
+      tp_buf_putc (out, '{');
+      tp_json_tensor_fields_text (out, f->direction.v[k], shape, &budget,
+                                  text);
+      tp_buf_putc (out, '}');
     }
   tp_buf_puts (out, "},\"seeded\":");
   tp_buf_puts (out, f->direction.one_hot ? "false" : "true");

@@ -92,99 +92,22 @@ tp_json_drain (TpJsonWriter *w, bool all)
   out->data[0] = '\0';
 }
 
-/* A hash of n f32s' bits (FNV-1a over the words). */
-static uint64_t
-hash_bits (const float *v, uint64_t n)
-{
-  uint64_t h = UINT64_C (14695981039346656037);
-
-  for (uint64_t e = 0; e < n; e++)
-    {
-      uint32_t bits;
-      memcpy (&bits, &v[e], sizeof bits);
-      h = (h ^ bits) * UINT64_C (1099511628211);
-    }
-  return h ^ (h >> 29);
-}
-
-/* The slot of node's hash: a node whose elements have node's bits (its
- * text can be copied: the text of an f32 is a function of its bits), or
- * the empty slot where node belongs.  A gradient repeats many forward
- * values bit for bit (the first share added to a zero, a broadcast). */
-static TpNode *
-find_same (TpJsonWriter *w, TpNode node, uint64_t volume)
-{
-  TpSession *s = w->s;
-  const float *v = s->values[node];
-  uint32_t i = (uint32_t) hash_bits (v, volume) & w->mask;
-
-  for (;; i = (i + 1) & w->mask)
-    {
-      TpNode j = w->slots[i];
-      if (j == TP_NO_NODE
-          || (tp_shape_volume (&s->prog.tape.shape[j]) == volume
-              && memcmp (s->values[j], v, volume * sizeof *v) == 0))
-        return &w->slots[i];
-    }
-}
-
 /* "shape":[...],"data":[...] of node (or null, elided, past the budget),
- * formatting its elements the first time only. */
+ * its elements' text copied when the session keeps it (tp-texts.h). */
 static void
 put_node_tensor_fields (TpJsonWriter *w, TpNode node)
 {
   TpSession *s = w->s;
   const TpShape *shape = &s->prog.tape.shape[node];
-  uint64_t volume = tp_shape_volume (shape);
-  TpBuf *out = w->out;
+  const TpTensorText *text = NULL;
+  bool failed = false;
 
-  if (volume > w->budget || w->data == NULL)
-    {
-      tp_json_tensor_fields (out, s->values[node], shape, &w->budget);
-      return;
-    }
-  w->budget -= volume;
-  tp_buf_puts (out, "\"shape\":");
-  tp_json_dims (out, shape);
-  tp_buf_puts (out, ",\"data\":[");
-  if (w->data[node] == NULL && w->slots != NULL)
-    {
-      TpNode *slot = find_same (w, node, volume);
-      if (*slot != TP_NO_NODE)
-        {
-          w->data[node] = w->data[*slot];
-          w->data_len[node] = w->data_len[*slot];
-          w->shared[node] = 1;
-        }
-      else
-        *slot = node;
-    }
-  if (w->data[node] == NULL)
-    {
-      size_t at = out->len;
-      const float *v = s->values[node];
-      for (uint64_t e = 0; e < volume; e++)
-        {
-          if (e > 0)
-            tp_buf_putc (out, ',');
-          tp_json_f32 (out, v[e]);
-        }
-      if (!out->failed && out->len - at < UINT32_MAX)
-        {
-          /* every failed allocation fails the JSON, this one too */
-          w->data[node] = tp_malloc (out->len - at + 1);
-          if (w->data[node] == NULL)
-            out->failed = true;
-          else
-            {
-              memcpy (w->data[node], out->data + at, out->len - at);
-              w->data_len[node] = (uint32_t) (out->len - at);
-            }
-        }
-    }
-  else
-    tp_buf_append (out, w->data[node], w->data_len[node]);
-  tp_buf_putc (out, ']');
+  if (tp_shape_volume (shape) <= w->budget)
+    text = tp_texts_get (&s->texts, node, &failed);
+  if (failed)
+    w->out->failed = true;
+  tp_json_tensor_fields_text (w->out, s->values[node], shape, &w->budget,
+                              text);
 }
 
 static void
@@ -521,10 +444,8 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
 {
   TpBuf out;
   TpJsonWriter w = { s, &out, members, false, TP_VALUES_BUDGET,
-                     (members & BUDGETED) != 0, NULL, NULL, NULL, NULL, 0,
-                     sink, sink_data };
+                     (members & BUDGETED) != 0, sink, sink_data };
   TpStatus before = s->status;
-  uint32_t n_nodes = s->prog.tape.len;
   bool ok;
 
   prepare (s, members);
@@ -535,37 +456,6 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       && s->json_hint_members == members
       && s->json_len_hint <= ((size_t) 64 << 20))
     tp_buf_reserve (&out, s->json_len_hint + s->json_len_hint / 8);
-  /* the elements' text kept per node while this JSON is written, and
-   * found again for a node with the same bits */
-  if (ok && (members & BUDGETED) != 0)
-    {
-      uint32_t slots = 16;
-      while (slots < 2 * (n_nodes + 1) && slots < (UINT32_C (1) << 30))
-        slots *= 2;
-      w.mask = slots - 1;
-      w.data = tp_malloc ((n_nodes + 1) * sizeof *w.data);
-      w.data_len = tp_malloc ((n_nodes + 1) * sizeof *w.data_len);
-      w.shared = tp_malloc (n_nodes + 1);
-      w.slots = tp_malloc ((size_t) slots * sizeof *w.slots);
-      if (w.data == NULL || w.data_len == NULL || w.shared == NULL
-          || w.slots == NULL)
-        {
-          tp_free (w.data);
-          tp_free (w.data_len);
-          tp_free (w.shared);
-          tp_free (w.slots);
-          w.data = NULL;
-          w.slots = NULL;
-          out.failed = true;
-        }
-      else
-        {
-          memset (w.data, 0, (n_nodes + 1) * sizeof *w.data);
-          memset (w.shared, 0, n_nodes + 1);
-          for (uint32_t k = 0; k < slots; k++)
-            w.slots[k] = TP_NO_NODE;
-        }
-    }
   tp_buf_putc (&out, '{');
   if (member (&w, TP_JSON_NAMES))
     json_names (&w);
@@ -711,16 +601,6 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
     }
   tp_buf_puts (&out, "}\n");
   tp_json_drain (&w, true);
-  for (uint32_t i = 0; w.data != NULL && i < n_nodes; i++)
-    if (!w.shared[i])
-      tp_free (w.data[i]);
-  if (w.data != NULL)
-    {
-      tp_free (w.data);
-      tp_free (w.data_len);
-      tp_free (w.shared);
-      tp_free (w.slots);
-    }
   /* A stage that ran out of memory on the way leaves a JSON that would
    * lie: none is better. */
   if (out.failed || s->status != before)

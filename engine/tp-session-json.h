@@ -21,15 +21,6 @@ typedef struct
   uint64_t budget;
   bool spending;        /* a budgeted member is chosen: the ones before it
                            spend the budget even when not written */
-  char **data;          /* per node, its elements as the JSON writes them
-                           ("1,-0.5"), once written: "tensors", "gradients",
-                           "arguments", "results" and "nodes" repeat many
-                           nodes, and formatting is most of their cost */
-  uint32_t *data_len;
-  uint8_t *shared;      /* per node: data is another node's (same bits) */
-  TpNode *slots;        /* open addressing by the bits' hash: a node whose
-                           text is kept, or TP_NO_NODE */
-  uint32_t mask;
   /* tp_session_write_json's: the text written so far is handed to it
    * between members and entries, so it is never held whole */
   bool (*sink) (const char *data, size_t length, void *user);

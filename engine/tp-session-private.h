@@ -26,6 +26,7 @@
 #include "tp-parse.h"
 #include "tp-plan.h"
 #include "tp-remat.h"
+#include "tp-texts.h"
 
 /* The longest program text a session keeps a copy of, for a training to
  * replay its steps and write the program again (tp_train_apply). */
@@ -128,6 +129,8 @@ struct _TpSession
 
   /* the stages' results */
   float **values;               /* TP_STAGE_RUN */
+  TpTexts texts;                /* the values' texts, as writers ask */
+  TpTexts direction_texts;      /* forward mode's direction's */
   TpPlan plan;                  /* TP_STAGE_LOWER */
   TpNode *args;
   uint32_t n_args;

@@ -107,7 +107,11 @@ tp_session_build_run (TpSession *s)
   if (s->optimize)
     for (TpNode i = 0; i < t->len; i++)
       s->values[i] = s->values[s->opt.becomes[i]];
-  return tp_session_run_schedule (s);
+  if (!tp_session_run_schedule (s))
+    return false;
+  tp_texts_bind (&s->texts, &s->arena, s->prog.tape.len, s->values,
+                 s->prog.tape.shape, NULL);
+  return true;
 }
 
 /* The plan (of the optimised tape with --optimize, rescheduled with
@@ -167,7 +171,7 @@ tp_session_build_values (TpSession *s)
   TpMap *map = tp_session_map_of (s, TP_READING_VALUES);
 
   tp_buf_init (&out);
-  tp_values_statements (&s->prog, s->values, &out, &budget, map);
+  tp_values_statements (&s->prog, s->values, &s->texts, &out, &budget, map);
   if (s->differentiated)
     {
       tp_map_line (map, &out, TP_MAP_NO_NODE, TP_ROLE_BLANK);
@@ -185,8 +189,8 @@ tp_session_build_values (TpSession *s)
           tp_buf_pad_from (&out, mark, 6);
           tp_buf_putc (&out, ' ');
           mark = out.len;
-          tp_values_put_tensor (&out, s->values[g], &s->prog.tape.shape[g],
-                                &budget);
+          tp_values_put_node (&out, &s->texts, g, s->values[g],
+                              &s->prog.tape.shape[g], &budget);
           tp_map_ref (map, &out, mark, TP_TOKEN_NUMBER, g);
           tp_buf_putc (&out, '\n');
         }

@@ -175,6 +175,8 @@ session_reset (TpSession *s)
   tp_free (s->announcement);
   tp_free (s->remat_sentence);
   tp_free (s->fwd.late_step);
+  tp_texts_clear (&s->texts);
+  tp_texts_clear (&s->direction_texts);
   empty_maps (s);
   if (s->have_prog)
     tp_program_clear (&s->prog);
@@ -970,8 +972,8 @@ tp_session_node_value_text (const TpSession *cs, uint32_t node,
   {
     TP_SESSION_ENTER (s);
     tp_buf_init (&out);
-    tp_values_put_tensor (&out, s->values[node], &s->prog.tape.shape[node],
-                          &budget);
+    tp_values_put_node (&out, &s->texts, node, s->values[node],
+                        &s->prog.tape.shape[node], &budget);
     text = tp_buf_steal (&out);
     TP_SESSION_LEAVE ();
   }

@@ -236,7 +236,8 @@ write_reading (TpTrain *t)
   t->parameters_at = out.len;
   for (uint32_t k = 0; k < t->n_wrt; k++)
     tp_values_line (&out, t->names[k], &t->shapes[k], t->params[k],
-                    &t->shapes[k], &budget, NULL, TP_NO_NODE, TP_NO_NODE);
+                    &t->shapes[k], &budget, NULL, TP_NO_NODE, TP_NO_NODE,
+                    NULL, 0);
   t->reading = tp_buf_steal (&out);
   return t->reading != NULL;
 }
@@ -555,7 +556,8 @@ tp_train_parameters_at (TpTrain *t, uint32_t k)
   tp_buf_init (&out);
   for (uint32_t w = 0; params != NULL && w < t->n_wrt; w++)
     tp_values_line (&out, t->names[w], &t->shapes[w], params[w],
-                    &t->shapes[w], &budget, NULL, TP_NO_NODE, TP_NO_NODE);
+                    &t->shapes[w], &budget, NULL, TP_NO_NODE, TP_NO_NODE,
+                    NULL, 0);
   free_params (params, t->n_wrt);
   tp_free (t->at_text);
   t->at_text = params != NULL ? tp_buf_steal (&out) : NULL;

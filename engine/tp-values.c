@@ -23,11 +23,14 @@ put_number (TpBuf *out, float value, bool short_format)
 }
 
 /* Prints the tensor's nested lists; when summarise is set, an axis longer
- * than 2 * EDGE shows its first and last EDGE entries around "...". */
+ * than 2 * EDGE shows its first and last EDGE entries around "...".
+ * With text (whole, so the elements come in order), each element's text
+ * is copied from it. */
 static void
 put_nested (TpBuf *out, const float *data, const TpShape *shape,
-            bool summarise, bool short_format)
+            bool summarise, bool short_format, const TpTensorText *text)
 {
+  const char *next = text != NULL ? text->text : NULL;
   uint32_t rank = shape->rank;
   uint32_t idx[TP_MAX_RANK];
   size_t stride[TP_MAX_RANK];
@@ -67,12 +70,23 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
           tp_buf_putc (out, '[');
           continue;
         }
-      {
-        size_t at = 0;
-        for (uint32_t d = 0; d < rank; d++)
-          at += idx[d] * stride[d];
-        put_number (out, data[at], short_format);
-      }
+      if (next != NULL)
+        {
+          /* elements in order: this is element at, and the text's
+           * elements are each followed by one comma */
+          size_t at = 0;
+          for (uint32_t d = 0; d < rank; d++)
+            at += idx[d] * stride[d];
+          tp_texts_copy (out, next, text->widths[at]);
+          next += text->widths[at] + 1;
+        }
+      else
+        {
+          size_t at = 0;
+          for (uint32_t d = 0; d < rank; d++)
+            at += idx[d] * stride[d];
+          put_number (out, data[at], short_format);
+        }
       idx[depth]++;
       if (summarise && n > 2 * EDGE && idx[depth] == EDGE)
         {
@@ -82,9 +96,12 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
     }
 }
 
+/* The tensor; when it is shown whole, its elements' text is taken from
+ * texts, data being the key'th of them (texts NULL: formatted here). */
 static void
 put_tensor (TpBuf *out, const float *data, const TpShape *shape,
-            TpValuesBudget *budget, bool short_format)
+            TpValuesBudget *budget, bool short_format, TpTexts *texts,
+            uint32_t key)
 {
   uint64_t volume = tp_shape_volume (shape), shown = 1;
 
@@ -95,8 +112,14 @@ put_tensor (TpBuf *out, const float *data, const TpShape *shape,
     }
   if (volume <= budget->full)
     {
+      const TpTensorText *text = NULL;
+      bool failed = false;
       budget->full -= volume;
-      put_nested (out, data, shape, false, short_format);
+      if (texts != NULL && !short_format)
+        text = tp_texts_get (texts, key, &failed);
+      if (failed)
+        out->failed = true;
+      put_nested (out, data, shape, false, short_format, text);
       return;
     }
   for (uint32_t d = 0; d < shape->rank; d++)
@@ -106,7 +129,7 @@ put_tensor (TpBuf *out, const float *data, const TpShape *shape,
   if (shown <= SUMMARY_MAX && shown <= budget->summary)
     {
       budget->summary -= shown;
-      put_nested (out, data, shape, true, short_format);
+      put_nested (out, data, shape, true, short_format, NULL);
       return;
     }
   tp_buf_puts (out, "(");
@@ -120,7 +143,15 @@ void
 tp_values_put_tensor (TpBuf *out, const float *data, const TpShape *shape,
                       TpValuesBudget *budget)
 {
-  put_tensor (out, data, shape, budget, false);
+  put_tensor (out, data, shape, budget, false, NULL, 0);
+}
+
+void
+tp_values_put_node (TpBuf *out, TpTexts *texts, TpNode node,
+                    const float *data, const TpShape *shape,
+                    TpValuesBudget *budget)
+{
+  put_tensor (out, data, shape, budget, false, texts, node);
 }
 
 void
@@ -136,7 +167,7 @@ tp_values_line_short (TpBuf *out, const char *name, const TpShape *shape,
   tp_buf_shape (out, shape);
   tp_buf_pad_from (out, mark, 10);
   tp_buf_putc (out, ' ');
-  put_tensor (out, data, shape, budget, true);
+  put_tensor (out, data, shape, budget, true, NULL, 0);
   tp_buf_putc (out, '\n');
 }
 
@@ -144,7 +175,7 @@ void
 tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
                 const float *data, const TpShape *data_shape,
                 TpValuesBudget *budget, TpMap *map, TpNode node,
-                TpNode value_node)
+                TpNode value_node, TpTexts *texts, uint32_t key)
 {
   size_t mark = out->len;
 
@@ -159,14 +190,15 @@ tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
   tp_buf_pad_from (out, mark, 10);
   tp_buf_putc (out, ' ');
   mark = out->len;
-  tp_values_put_tensor (out, data, data_shape, budget);
+  put_tensor (out, data, data_shape, budget, false, texts, key);
   tp_map_ref (map, out, mark, TP_TOKEN_NUMBER, value_node);
   tp_buf_putc (out, '\n');
 }
 
 void
 tp_values_statements (const TpProgram *prog, float *const *values,
-                      TpBuf *out, TpValuesBudget *budget, TpMap *map)
+                      TpTexts *texts, TpBuf *out, TpValuesBudget *budget,
+                      TpMap *map)
 {
   for (uint32_t s = 0; s < prog->n_stmts; s++)
     {
@@ -177,6 +209,6 @@ tp_values_statements (const TpProgram *prog, float *const *values,
        * assignment (the original prints them so). */
       tp_values_line (out, st->name, &prog->tape.shape[st->node],
                       values[last], &prog->tape.shape[last], budget, map,
-                      st->node, last);
+                      st->node, last, texts, last);
     }
 }

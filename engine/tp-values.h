@@ -11,6 +11,7 @@
 
 #include "tp-buf.h"
 #include "tp-parse.h"
+#include "tp-texts.h"
 
 /* At most this many elements are printed in full across one reading (or
  * one JSON document); a tensor that does not fit the remaining budget is
@@ -40,14 +41,20 @@ typedef struct
  * even that is large or the summary budget is spent. */
 void tp_values_put_tensor (TpBuf *out, const float *data,
                            const TpShape *shape, TpValuesBudget *budget);
+/* The same of node's values (data), its elements' text taken from texts
+ * (tp-texts.h; NULL: formatted here), with the same bytes. */
+void tp_values_put_node (TpBuf *out, TpTexts *texts, TpNode node,
+                         const float *data, const TpShape *shape,
+                         TpValuesBudget *budget);
 
 /* One values line: format!("{:<12} {:<10} {}", name, shape, data as a
  * tensor of data_shape), mapped into map (NULL for none) as node's line
- * whose value token stands for value_node. */
+ * whose value token stands for value_node.  With texts (else NULL),
+ * data is their key'th tensor and its text is taken from them. */
 void tp_values_line (TpBuf *out, const char *name, const TpShape *shape,
                      const float *data, const TpShape *data_shape,
                      TpValuesBudget *budget, TpMap *map, TpNode node,
-                     TpNode value_node);
+                     TpNode value_node, TpTexts *texts, uint32_t key);
 
 /* tp_values_line's layout with every number in the short format
  * (tp_short_number), for numbers shown outside the readings; no map. */
@@ -59,6 +66,7 @@ void tp_values_line_short (TpBuf *out, const char *name, const TpShape *shape,
  * line stands for the statement's node, its value token for the node the
  * value is read from. */
 void tp_values_statements (const TpProgram *prog, float *const *values,
-                           TpBuf *out, TpValuesBudget *budget, TpMap *map);
+                           TpTexts *texts, TpBuf *out,
+                           TpValuesBudget *budget, TpMap *map);
 
 #endif /* TP_VALUES_H */
