@@ -360,26 +360,27 @@ static const char pairs[201] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-/* Writes the decimal digits of d (d > 0) right-aligned before end, two
- * at a time; returns the start.  32-bit, as an f32's digits need: wasm
- * divides 64-bit words by a constant with a real division. */
+/* Writes the decimal digits of d (0 < d < 10^9, as an f32's shortest
+ * digits are) right-aligned before end; returns the start.  All nine
+ * places are written, leading zeros too, from four quotients that do
+ * not wait for one another, and the digits are counted by comparisons:
+ * no loop whose length varies from one number to the next (its exit was
+ * mispredicted), no chain of divisions.  32-bit, as wasm divides 64-bit
+ * words by a constant with a real division. */
 static char *
 write_digits (uint32_t d, char *end)
 {
-  while (d >= 100)
-    {
-      end -= 2;
-      memcpy (end, pairs + 2 * (d % 100), 2);
-      d /= 100;
-    }
-  if (d >= 10)
-    {
-      end -= 2;
-      memcpy (end, pairs + 2 * d, 2);
-    }
-  else
-    *--end = (char) ('0' + d);
-  return end;
+  uint32_t low = d % 100000000u, a = low / 10000u, b = low % 10000u;
+  unsigned n = 1u + (d >= 10u) + (d >= 100u) + (d >= 1000u) + (d >= 10000u)
+               + (d >= 100000u) + (d >= 1000000u) + (d >= 10000000u)
+               + (d >= 100000000u);
+
+  end[-9] = (char) ('0' + d / 100000000u);
+  memcpy (end - 8, pairs + 2 * (a / 100u), 2);
+  memcpy (end - 6, pairs + 2 * (a % 100u), 2);
+  memcpy (end - 4, pairs + 2 * (b / 100u), 2);
+  memcpy (end - 2, pairs + 2 * (b % 100u), 2);
+  return end - n;
 }
 
 static size_t
@@ -503,14 +504,50 @@ format_f32 (float x, char *buf, bool debug)
   return (size_t) (o - buf);
 }
 
+/* 10^k for k up to 19, the most a 64-bit word holds. */
+static const uint64_t powers_of_ten[20] = {
+  UINT64_C (1), UINT64_C (10), UINT64_C (100), UINT64_C (1000),
+  UINT64_C (10000), UINT64_C (100000), UINT64_C (1000000),
+  UINT64_C (10000000), UINT64_C (100000000), UINT64_C (1000000000),
+  UINT64_C (10000000000), UINT64_C (100000000000),
+  UINT64_C (1000000000000), UINT64_C (10000000000000),
+  UINT64_C (100000000000000), UINT64_C (1000000000000000),
+  UINT64_C (10000000000000000), UINT64_C (100000000000000000),
+  UINT64_C (1000000000000000000), UINT64_C (10000000000000000000),
+};
+
 size_t
 tp_fmt_u64 (uint64_t value, char *p)
 {
-  size_t n = 1;
+  /* The count from the bit length: (bits * 1233) >> 12 is
+   * floor(bits * log10(2)), 10^t or one more digit (one comparison),
+   * where a loop divided by ten once per digit. */
+  unsigned bits = 64u - (unsigned) __builtin_clzll (value | 1u);
+  unsigned t = (bits * 1233u) >> 12;
+  size_t n = t + (value >= powers_of_ten[t]) + (value == 0);
   char *end;
 
-  for (uint64_t v = value; v >= 10; v /= 10)
-    n++;
+#if defined (__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (value < UINT64_C (100000000))
+    {
+      /* Below 10^8 (the maps' offsets and every node number): eight
+       * digits from four quotients that do not wait for one another, in
+       * one word, first digit lowest, shifted past the leading zeros and
+       * stored whole (the room is 20 bytes; what lands past the digits
+       * is the caller's to overwrite). */
+      uint32_t v = (uint32_t) value, a = v / 10000u, b = v % 10000u;
+      uint16_t q[4];
+      uint64_t word;
+      memcpy (&q[0], pairs + 2 * (a / 100u), 2);
+      memcpy (&q[1], pairs + 2 * (a % 100u), 2);
+      memcpy (&q[2], pairs + 2 * (b / 100u), 2);
+      memcpy (&q[3], pairs + 2 * (b % 100u), 2);
+      memcpy (&word, q, 8);
+      word >>= 8 * (8 - n);
+      memcpy (p, &word, 8);
+      return n;
+    }
+#endif
   end = p + n;
   while (value >= 100)
     {
