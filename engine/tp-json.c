@@ -89,10 +89,17 @@ escape_into (char *w, const char *text, size_t len)
 void
 tp_json_string (TpBuf *out, const char *text, size_t len)
 {
+  tp_buf_putc (out, '"');
+  tp_json_escaped (out, text, len);
+  tp_buf_putc (out, '"');
+}
+
+void
+tp_json_escaped (TpBuf *out, const char *text, size_t len)
+{
   /* In chunks, so the room reserved for the worst case stays small. */
   const size_t chunk = 4096;
 
-  tp_buf_putc (out, '"');
   for (size_t at = 0; at < len; at += chunk)
     {
       size_t n = len - at < chunk ? len - at : chunk;
@@ -103,7 +110,6 @@ tp_json_string (TpBuf *out, const char *text, size_t len)
       out->len = (size_t) (w - out->data);
       out->data[out->len] = '\0';
     }
-  tp_buf_putc (out, '"');
 }
 
 void

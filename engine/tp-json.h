@@ -13,6 +13,8 @@
 
 /* A JSON string literal, quotes included; text is valid UTF-8. */
 void tp_json_string    (TpBuf *out, const char *text, size_t len);
+/* text escaped as inside a JSON string, without the quotes. */
+void tp_json_escaped   (TpBuf *out, const char *text, size_t len);
 /* A number as Rust Display writes it; non-finite as "NaN", "inf", "-inf". */
 void tp_json_f32       (TpBuf *out, float value);
 void tp_json_dims      (TpBuf *out, const TpShape *shape);

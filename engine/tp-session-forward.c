@@ -4,7 +4,7 @@
  * the tangent step-through's sentences and the JSON member.  The stages
  * are made only when the forward reading, its facts or the JAX program
  * ask for them. */
-#include "tp-session-private.h"
+#include "tp-session-json.h"
 
 #include <math.h>
 #include <string.h>
@@ -621,8 +621,10 @@ tp_session_forward_value (const TpSession *cs, uint32_t node, uint32_t *rank,
 /* {==== the JSON member ====} */
 
 void
-tp_session_json_forward (TpSession *s, TpBuf *out)
+tp_session_json_forward (TpJsonWriter *w)
 {
+  TpSession *s = w->s;
+  TpBuf *out = w->out;
   const TpForwardFacts *f = &s->fwd;
   const TpForward *fw = &f->tape;
   uint64_t budget = TP_VALUES_BUDGET;
@@ -716,6 +718,7 @@ tp_session_json_forward (TpSession *s, TpBuf *out)
       else
         tp_buf_puts (out, "null");
       tp_buf_putc (out, '}');
+      tp_json_drain (w, false);
     }
   tp_buf_puts (out, "]}");
 }

@@ -139,8 +139,10 @@ json_key_node (TpBuf *out, const char *key, uint32_t node)
 
 /* "origins": per explained node, why it was recorded (tp_session_origin). */
 void
-tp_json_write_origins (const TpSession *s, TpBuf *out)
+tp_json_write_origins (TpJsonWriter *w)
 {
+  const TpSession *s = w->s;
+  TpBuf *out = w->out;
   static const char *const roles[] = {
     [TP_ORIGIN_FORWARD] = "forward", [TP_ORIGIN_SEED] = "seed",
     [TP_ORIGIN_RULE] = "rule", [TP_ORIGIN_ZERO] = "zero",
@@ -165,6 +167,7 @@ tp_json_write_origins (const TpSession *s, TpBuf *out)
       tp_json_key (out, "count", false);
       tp_buf_u64 (out, o.count);
       tp_buf_putc (out, '}');
+      tp_json_drain (w, false);
     }
   tp_buf_putc (out, ']');
 }
@@ -240,6 +243,7 @@ tp_json_write_steps (TpJsonWriter *w)
       else
         tp_buf_puts (w->out, "null");
       tp_buf_putc (w->out, '}');
+      tp_json_drain (w, false);
     }
   tp_buf_putc (w->out, ']');
 }

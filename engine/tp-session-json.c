@@ -92,6 +92,23 @@ tp_json_drain (TpJsonWriter *w, bool all)
   out->data[0] = '\0';
 }
 
+/* A text as a JSON string, handed to the sink a slice at a time (no one
+ * looks back into a string), so that a reading of megabytes is never
+ * held whole in the output. */
+void
+tp_json_write_string (TpJsonWriter *w, const char *text, size_t len)
+{
+  const size_t slice = (size_t) 1 << 16;
+
+  tp_buf_putc (w->out, '"');
+  for (size_t at = 0; at < len; at += slice)
+    {
+      tp_json_escaped (w->out, text + at, len - at < slice ? len - at : slice);
+      tp_json_drain (w, false);
+    }
+  tp_buf_putc (w->out, '"');
+}
+
 /* "shape":[...],"data":[...] of node (or null, elided, past the budget),
  * its elements' text copied when the session keeps it (tp-texts.h). */
 static void
@@ -354,6 +371,7 @@ json_explain (TpJsonWriter *w)
         if (from > 0)
           tp_buf_putc (w->out, ',');
         tp_json_string (w->out, text + from, k - from);
+        tp_json_drain (w, false);
         from = k + 1;
       }
   tp_buf_putc (w->out, ']');
@@ -463,8 +481,8 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
     if (member (&w, (TpJsonMember) (TP_JSON_SPEC + r)))
       {
         const char *text = tp_session_reading (s, (TpReading) r);
-        tp_json_string (&out, text,
-                        tp_session_reading_length (s, (TpReading) r));
+        tp_json_write_string (&w, text,
+                              tp_session_reading_length (s, (TpReading) r));
       }
   if (member (&w, TP_JSON_TARGET))
     {
@@ -508,14 +526,14 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   if (member (&w, TP_JSON_EXPLAIN))
     json_explain (&w);
   if (member (&w, TP_JSON_ORIGINS))
-    tp_json_write_origins (s, &out);
+    tp_json_write_origins (&w);
   if (member (&w, TP_JSON_MEMORY))
     tp_memory_json (tp_session_need (s, TP_STAGE_MEMORY) ? &s->memory : NULL,
                     &out);
   if (member (&w, TP_JSON_MEMORY_SVG))
     {
       const char *svg = tp_session_memory_svg (s);
-      tp_json_string (&out, svg, *svg != '\0' ? s->memory_svg_len : 0);
+      tp_json_write_string (&w, svg, *svg != '\0' ? s->memory_svg_len : 0);
     }
   if (member (&w, TP_JSON_MAP))
     tp_json_write_map (&w);
@@ -560,17 +578,17 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
   if (member (&w, TP_JSON_REMAT))
     tp_session_json_remat (s, &out);
   if (member (&w, TP_JSON_FORWARD))
-    tp_session_json_forward (s, &out);
+    tp_session_json_forward (&w);
   if (member (&w, TP_JSON_JAX))
     {
       const char *text = tp_session_reading (s, TP_READING_JAX);
-      tp_json_string (&out, text,
-                      tp_session_reading_length (s, TP_READING_JAX));
+      tp_json_write_string (&w, text,
+                            tp_session_reading_length (s, TP_READING_JAX));
     }
   if (member (&w, TP_JSON_DOT_KERNELS))
     {
       const char *text = tp_session_dot_kernels (s);
-      tp_json_string (&out, text, *text != '\0' ? s->dot_kernels_len : 0);
+      tp_json_write_string (&w, text, *text != '\0' ? s->dot_kernels_len : 0);
     }
   if (member (&w, TP_JSON_DOT_TANGENT))
     {
@@ -578,7 +596,7 @@ session_json (TpSession *s, uint64_t members, const TpTrain *train,
       if (*text == '\0')
         tp_buf_puts (&out, "null");
       else
-        tp_json_string (&out, text, s->dot_tangent_len);
+        tp_json_write_string (&w, text, s->dot_tangent_len);
     }
   if (member (&w, TP_JSON_ANNOUNCEMENT))
     {

@@ -33,16 +33,20 @@ typedef struct
 /* Hands what is written to the sink once it is big enough (or all of
  * it); only between a member's entries, never inside one. */
 void tp_json_drain (TpJsonWriter *w, bool all);
+/* text as a JSON string, drained a slice at a time. */
+void tp_json_write_string (TpJsonWriter *w, const char *text, size_t len);
 
 /* The members written in tp-session-json-teach.c, each its value only
  * (the key is written by the caller). */
 void tp_json_write_map            (TpJsonWriter *w);
-void tp_json_write_origins        (const TpSession *s, TpBuf *out);
+void tp_json_write_origins        (TpJsonWriter *w);
 void tp_json_write_gradient_nodes (TpJsonWriter *w);
 void tp_json_write_sources        (TpJsonWriter *w);
 void tp_json_write_steps          (TpJsonWriter *w);
 void tp_json_write_display_names  (TpJsonWriter *w);
 void tp_json_write_train_settings (TpJsonWriter *w);
 void tp_json_write_defaults       (TpJsonWriter *w);
+/* (tp-session-forward.c) */
+void tp_session_json_forward      (TpJsonWriter *w);
 
 #endif /* TP_SESSION_JSON_H */

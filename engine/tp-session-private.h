@@ -260,7 +260,6 @@ bool        tp_session_read_settings (TpSession *s, const char *text,
 bool        tp_session_build_direction (TpSession *s);
 bool        tp_session_build_forward (TpSession *s);
 bool        tp_session_build_jax     (TpSession *s);
-void        tp_session_json_forward  (TpSession *s, TpBuf *out);
 /* The buffer's text, reallocated to its size; NULL when it failed. */
 char       *tp_session_steal_exact   (TpBuf *out);
 
