@@ -411,6 +411,11 @@ main (int argc, char **argv)
       fputs ("topos: out of memory\n", stderr);
       return 1;
     }
+  /* The maps and the source spans only for a JSON that holds them (the
+   * whole one, a training's, or one that names them) */
+  choices.no_map = !json || (train_steps == NULL
+                             && !(members & (TP_JSON_MEMBER (TP_JSON_MAP)
+                                             | TP_JSON_MEMBER (TP_JSON_SOURCES))));
   status = tp_session_compile (session, source, len, &choices);
   if (status != TP_STATUS_OK)
     {

@@ -78,6 +78,7 @@ struct _TpSession
   bool interrupted;             /* the last stage asked for was stopped */
   bool stage_interrupted;       /* set by a stage's builder */
   bool map_off;                 /* kept across compiles */
+  bool no_map;                  /* this compile's choice */
   uint64_t computed[TP_N_COMPUTATIONS];   /* kept across compiles */
   TpMap maps[TP_N_READINGS];    /* the mapped readings' (tp_reading_has_map);
                                    their storage is kept across compiles */

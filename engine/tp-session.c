@@ -139,7 +139,8 @@ tp_session_set_map (TpSession *s, bool enabled)
 TpMap *
 tp_session_map_of (TpSession *s, TpReading r)
 {
-  return s->map_off || !tp_reading_has_map (r) ? NULL : &s->maps[r];
+  return s->map_off || s->no_map || !tp_reading_has_map (r) ? NULL
+                                                          : &s->maps[r];
 }
 
 
@@ -486,7 +487,8 @@ compile (TpSession *s, const char *source, size_t length,
 {
   session_reset (s);
   tp_program_init (&s->prog, &s->arena);
-  s->prog.want_spans = !s->map_off;
+  s->no_map = choices != NULL && choices->no_map;
+  s->prog.want_spans = !s->map_off && !s->no_map;
   s->have_prog = true;
   s->exact = choices != NULL && choices->exact;
   s->optimize = choices != NULL && choices->optimize;

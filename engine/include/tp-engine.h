@@ -82,6 +82,12 @@ typedef struct
    * 1 at the first element of that parameter, "NAME[i, j]" at that
    * element (docs/language.md, forward) */
   const char *direction;
+  /* the reader needs neither the reading maps nor the nodes' source
+   * spans (tp_session_source): a reader that only prints readings, as
+   * the command line does unless its JSON holds the map or the sources.
+   * No reading changes; the maps are empty, the JSON's "map" and
+   * "sources" too. */
+  bool no_map;
 } TpChoices;
 
 /* One entry per statement, in statement order, duplicates included. */

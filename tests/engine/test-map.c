@@ -505,6 +505,47 @@ test_map_off (void)
   tp_session_free (off);
 }
 
+/* The reader's choice of no map (the command line printing readings):
+ * the same readings and JSON members but the two, empty maps and no
+ * source spans, for that compile only. */
+static void
+test_no_map_choice (void)
+{
+  static const char src[] = "w = parameter [2, 3]\nx = input [4, 2]\n"
+                            "loss = sum(log_softmax(x @ w, 1))\n";
+  const TpChoices choices = { .no_map = true };
+  uint64_t members = TP_JSON_ALL & ~TP_JSON_MEMBER (TP_JSON_MAP)
+                     & ~TP_JSON_MEMBER (TP_JSON_SOURCES);
+  TpSession *on = tp_test_compile (src, NULL, NULL, TP_STATUS_OK);
+  TpSession *off = tp_session_new ();
+  TpSourceSpan span;
+  char *a, *b;
+
+  g_assert_cmpint (tp_session_compile (off, src, strlen (src), &choices), ==,
+                   TP_STATUS_OK);
+  for (int r = 0; r < TP_N_READINGS; r++)
+    {
+      g_assert_cmpstr (tp_session_reading (on, (TpReading) r), ==,
+                       tp_session_reading (off, (TpReading) r));
+      g_assert_cmpuint (tp_session_map_n_lines (off, (TpReading) r), ==, 0);
+      g_assert_cmpuint (tp_session_map_n_refs (off, (TpReading) r), ==, 0);
+    }
+  g_assert_false (tp_session_source (off, 0, &span));
+  a = tp_session_to_json_members (on, members);
+  b = tp_session_to_json_members (off, members);
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a, ==, b);
+  tp_string_free (a);
+  tp_string_free (b);
+  /* the next compile without the choice has them again */
+  g_assert_cmpint (tp_session_compile (off, src, strlen (src), NULL), ==,
+                   TP_STATUS_OK);
+  g_assert_cmpuint (tp_session_map_n_lines (off, TP_READING_SPEC), ==, 6);
+  g_assert_true (tp_session_source (off, 0, &span));
+  tp_session_free (on);
+  tp_session_free (off);
+}
+
 /* Past TP_MAP_REFS a reading's refs stop; its lines do not. */
 static void
 test_ref_budget (void)
@@ -565,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/topos/map/json-without-map", test_json_without_map);
   g_test_add_func ("/topos/map/choices-not-borrowed", test_choices_not_borrowed);
   g_test_add_func ("/topos/map/map-off", test_map_off);
+  g_test_add_func ("/topos/map/no-map-choice", test_no_map_choice);
   g_test_add_func ("/topos/map/ref-budget", test_ref_budget);
   g_test_add_func ("/topos/map/picture-reduced", test_picture_reduced);
   return g_test_run ();
