@@ -50,6 +50,40 @@ finite_f (float x)
   return x == x && x <= FLT_MAX && x >= -FLT_MAX;
 }
 
+/* Whether n f32s are all finite: none has its exponent bits all ones,
+ * which is when adding one at the exponent's lowest bit carries into the
+ * sign's place.  Gathered by OR with no branch per element (a loop the
+ * compiler can widen), where finding the first non-finite one tested
+ * each. */
+typedef uint32_t Words4 __attribute__ ((vector_size (4 * sizeof (uint32_t))));
+
+static bool
+all_finite (const float *v, uint64_t n)
+{
+  const Words4 exponent = { 0x7f800000u, 0x7f800000u, 0x7f800000u,
+                            0x7f800000u };
+  const Words4 one = { 0x00800000u, 0x00800000u, 0x00800000u, 0x00800000u };
+  Words4 any4 = { 0, 0, 0, 0 };
+  uint32_t any = 0;
+  uint64_t e = 0;
+
+  /* four at a time (one SSE2 operation each on x86-64) */
+  for (; e + 4 <= n; e += 4)
+    {
+      Words4 bits;
+      memcpy (&bits, &v[e], sizeof bits);
+      any4 |= (bits & exponent) + one;
+    }
+  for (; e < n; e++)
+    {
+      uint32_t bits;
+      memcpy (&bits, &v[e], sizeof bits);
+      any |= (bits & 0x7f800000u) + 0x00800000u;
+    }
+  any |= any4[0] | any4[1] | any4[2] | any4[3];
+  return (any & 0x80000000u) == 0;
+}
+
 /* Node i's operands at element e, the elements its row's AT column
  * names: each operand's element e (element-wise ops, Reshape,
  * LogSoftmax), its one element (Broadcast), or none. */
@@ -76,6 +110,8 @@ tp_check_nonfinite (const TpTape *t, float *const *values, TpArena *arena,
   for (TpNode i = 0; i < t->len && !out->found; i++)
     {
       uint64_t volume = tp_shape_volume (&t->shape[i]);
+      if (all_finite (values[i], volume))
+        continue;
       for (uint64_t e = 0; e < volume; e++)
         if (!finite_f (values[i][e]))
           {

@@ -536,13 +536,15 @@ tp_fmt_u64 (uint64_t value, char *p)
        * stored whole (the room is 20 bytes; what lands past the digits
        * is the caller's to overwrite). */
       uint32_t v = (uint32_t) value, a = v / 10000u, b = v % 10000u;
-      uint16_t q[4];
+      uint16_t q0, q1, q2, q3;
       uint64_t word;
-      memcpy (&q[0], pairs + 2 * (a / 100u), 2);
-      memcpy (&q[1], pairs + 2 * (a % 100u), 2);
-      memcpy (&q[2], pairs + 2 * (b / 100u), 2);
-      memcpy (&q[3], pairs + 2 * (b % 100u), 2);
-      memcpy (&word, q, 8);
+      memcpy (&q0, pairs + 2 * (a / 100u), 2);
+      memcpy (&q1, pairs + 2 * (a % 100u), 2);
+      memcpy (&q2, pairs + 2 * (b / 100u), 2);
+      memcpy (&q3, pairs + 2 * (b % 100u), 2);
+      /* (in registers: an array here would live in wasm's memory) */
+      word = (uint64_t) q0 | (uint64_t) q1 << 16 | (uint64_t) q2 << 32
+             | (uint64_t) q3 << 48;
       word >>= 8 * (8 - n);
       memcpy (p, &word, 8);
       return n;
