@@ -332,6 +332,55 @@ test_round_trip (void)
     }
 }
 
+/* tp_fmt_u64 against g_snprintf at every power of ten and of two, one
+ * either side, and a spread between: the digit count comes from the bit
+ * length and, below 10^8, the digits from one shifted word, and each
+ * edge of those is here.  The bytes past the digits are the caller's
+ * room, free to be written. */
+static void
+check_u64 (guint64 v)
+{
+  char ours[32], want[32];
+  size_t n;
+
+  memset (ours, '#', sizeof ours);
+  n = tp_fmt_u64 (v, ours);
+  ours[n] = '\0';
+  g_snprintf (want, sizeof want, "%" G_GUINT64_FORMAT, v);
+  g_assert_cmpstr (ours, ==, want);
+}
+
+static void
+test_format_u64 (void)
+{
+  guint64 p = 1, x = 0x9E3779B97F4A7C15u;
+
+  check_u64 (0);
+  check_u64 (G_MAXUINT64);
+  for (int k = 0; k < 20; k++)
+    {
+      check_u64 (p);
+      check_u64 (p - 1);
+      check_u64 (p + 1);
+      if (k < 19)
+        p *= 10;
+    }
+  for (int k = 0; k < 64; k++)
+    {
+      check_u64 ((guint64) 1 << k);
+      check_u64 (((guint64) 1 << k) - 1);
+      check_u64 (((guint64) 1 << k) + 1);
+    }
+  for (int k = 0; k < 100000; k++)
+    {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      check_u64 (x >> (x & 63));
+      check_u64 ((guint64) k);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -339,6 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fmt/format/cases", test_format_cases);
   g_test_add_func ("/fmt/format/seed-draws", test_format_seed_draws);
   g_test_add_func ("/fmt/format/lengths", test_format_lengths);
+  g_test_add_func ("/fmt/format/u64", test_format_u64);
   g_test_add_func ("/fmt/parse/cases", test_parse_cases);
   g_test_add_func ("/fmt/parse/length", test_parse_length);
   g_test_add_func ("/fmt/parse/exponent-saturation", test_parse_exponent_saturation);
