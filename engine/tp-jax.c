@@ -287,10 +287,7 @@ put_data (Jax *j, const float *data, const TpShape *shape, TpTexts *texts,
       && memcmp (texts->values[key], data,
                  (size_t) volume * sizeof *data) == 0)
     {
-      bool failed = false;
-      text = tp_texts_get (texts, key, &failed);
-      if (failed)
-        out->failed = true;
+      text = tp_texts_get (texts, key, out);
       if (text != NULL && !text->finite)
         text = NULL;
       next = text != NULL ? text->text : NULL;

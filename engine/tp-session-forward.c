@@ -639,11 +639,8 @@ tp_session_json_forward (TpJsonWriter *w)
     {
       const TpShape *shape = &s->prog.tape.shape[s->wrt[k]];
       const TpTensorText *text = NULL;
-      bool failed = false;
       if (tp_shape_volume (shape) <= budget)
-        text = tp_texts_get (&s->direction_texts, k, &failed);
-      if (failed)
-        out->failed = true;
+        text = tp_texts_get (&s->direction_texts, k, out);
       tp_json_key (out, f->names[k], k == 0);
       tp_buf_putc (out, '{');
       tp_json_tensor_fields_text (out, f->direction.v[k], shape, &budget,

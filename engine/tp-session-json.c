@@ -117,12 +117,9 @@ put_node_tensor_fields (TpJsonWriter *w, TpNode node)
   TpSession *s = w->s;
   const TpShape *shape = &s->prog.tape.shape[node];
   const TpTensorText *text = NULL;
-  bool failed = false;
 
   if (tp_shape_volume (shape) <= w->budget)
-    text = tp_texts_get (&s->texts, node, &failed);
-  if (failed)
-    w->out->failed = true;
+    text = tp_texts_get (&s->texts, node, w->out);
   tp_json_tensor_fields_text (w->out, s->values[node], shape, &w->budget,
                               text);
 }

@@ -133,7 +133,7 @@ format_tensor (TpTexts *t, uint32_t k, uint64_t volume)
 }
 
 const TpTensorText *
-tp_texts_get (TpTexts *t, uint32_t k, bool *failed)
+tp_texts_get (TpTexts *t, uint32_t k, TpBuf *out)
 {
   TpNode *slot;
   uint64_t volume;
@@ -150,7 +150,7 @@ tp_texts_get (TpTexts *t, uint32_t k, bool *failed)
     return NULL;
   if (t->kept == NULL && !make_tables (t))
     {
-      *failed = true;
+      out->failed = true;
       return NULL;
     }
   slot = find_same (t, k, volume);
@@ -162,7 +162,7 @@ tp_texts_get (TpTexts *t, uint32_t k, bool *failed)
   text = format_tensor (t, k, volume);
   if (text == NULL)
     {
-      *failed = true;
+      out->failed = true;
       return NULL;
     }
   *slot = k;

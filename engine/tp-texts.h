@@ -73,10 +73,9 @@ void tp_texts_clear (TpTexts *t);
 
 /* Tensor k's elements as text, formatted the first time it is asked
  * for.  NULL (t may be NULL) when none is kept: an unbound t, k past the
- * tensors, TP_TEXTS_ELEMENTS reached, or memory ran out, which sets
- * *failed (the caller's text then fails, as every failed allocation
- * does). */
-const TpTensorText *tp_texts_get (TpTexts *t, uint32_t k, bool *failed);
+ * tensors, TP_TEXTS_ELEMENTS reached, or memory ran out, which fails
+ * out (the caller's text fails, as on every failed allocation). */
+const TpTensorText *tp_texts_get (TpTexts *t, uint32_t k, TpBuf *out);
 
 /* Appends the width bytes at from (an element of a text) to out: in
  * pieces of 16, as a variable-length copy of a few bytes costs more

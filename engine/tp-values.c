@@ -70,23 +70,20 @@ put_nested (TpBuf *out, const float *data, const TpShape *shape,
           tp_buf_putc (out, '[');
           continue;
         }
-      if (next != NULL)
-        {
-          /* elements in order: this is element at, and the text's
-           * elements are each followed by one comma */
-          size_t at = 0;
-          for (uint32_t d = 0; d < rank; d++)
-            at += idx[d] * stride[d];
-          tp_texts_copy (out, next, text->widths[at]);
-          next += text->widths[at] + 1;
-        }
-      else
-        {
-          size_t at = 0;
-          for (uint32_t d = 0; d < rank; d++)
-            at += idx[d] * stride[d];
+      {
+        size_t at = 0;
+        for (uint32_t d = 0; d < rank; d++)
+          at += idx[d] * stride[d];
+        if (next != NULL)
+          {
+            /* whole, so in order: the text's elements are each followed
+             * by one comma */
+            tp_texts_copy (out, next, text->widths[at]);
+            next += text->widths[at] + 1;
+          }
+        else
           put_number (out, data[at], short_format);
-        }
+      }
       idx[depth]++;
       if (summarise && n > 2 * EDGE && idx[depth] == EDGE)
         {
@@ -113,12 +110,9 @@ put_tensor (TpBuf *out, const float *data, const TpShape *shape,
   if (volume <= budget->full)
     {
       const TpTensorText *text = NULL;
-      bool failed = false;
       budget->full -= volume;
       if (texts != NULL && !short_format)
-        text = tp_texts_get (texts, key, &failed);
-      if (failed)
-        out->failed = true;
+        text = tp_texts_get (texts, key, out);
       put_nested (out, data, shape, false, short_format, text);
       return;
     }
